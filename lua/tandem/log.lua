@@ -1,0 +1,65 @@
+-- The plugin's log: every message goes to the log file; those at or above the configured
+-- level also reach the user through vim.notify.
+local levels = require('tandem.config').levels
+
+local Log = {}
+Log.__index = Log
+
+local MAX_SIZE = 1024 * 1024
+local NOTIFY_LEVELS = {
+  debug = vim.log.levels.DEBUG,
+  info = vim.log.levels.INFO,
+  warn = vim.log.levels.WARN,
+  error = vim.log.levels.ERROR,
+}
+
+--- @param opts { file: string, level: string }
+function Log.new(opts)
+  return setmetatable({ path = opts.file, threshold = levels[opts.level], file = nil }, Log)
+end
+
+function Log:_write(level, message)
+  if not self.file then
+    vim.fn.mkdir(vim.fn.fnamemodify(self.path, ':h'), 'p')
+    -- Start afresh once the file has grown large, rather than rotating.
+    local mode = vim.fn.getfsize(self.path) > MAX_SIZE and 'w' or 'a'
+    self.file = io.open(self.path, mode)
+    if not self.file then
+      return
+    end
+  end
+  self.file:write(os.date('%Y-%m-%d %H:%M:%S'), ' ', level:upper(), ' ', message, '\n')
+  self.file:flush()
+end
+
+function Log:log(level, message)
+  self:_write(level, message)
+  if levels[level] >= self.threshold then
+    vim.notify('Tandem: ' .. message, NOTIFY_LEVELS[level])
+  end
+end
+
+function Log:debug(message)
+  self:log('debug', message)
+end
+
+function Log:info(message)
+  self:log('info', message)
+end
+
+function Log:warn(message)
+  self:log('warn', message)
+end
+
+function Log:error(message)
+  self:log('error', message)
+end
+
+function Log:close()
+  if self.file then
+    self.file:close()
+    self.file = nil
+  end
+end
+
+return Log

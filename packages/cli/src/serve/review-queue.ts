@@ -1,0 +1,110 @@
+import type { ConnectedClient, DiffRequest, EditorEvents, EditorPort } from '@tandem/core';
+import type { Review, ReviewClient, ReviewEvent, ReviewOutcome } from './review-protocol.js';
+
+/** The part of the engine that hears the user's answers. */
+export type DiffAnswers = Pick<EditorEvents, 'diffAccepted' | 'diffRejected'>;
+
+export type ReviewChange = Exclude<ReviewEvent, { type: 'snapshot' }>;
+
+/**
+ * The pending diffs of `tandem serve`, with the user's drafts: the editor side of the engine.
+ * The engine opens and closes diffs here; the review server answers them for the user.
+ */
+export class ReviewQueue implements EditorPort {
+  private readonly reviews = new Map<string, Review>();
+  private clientList: ReviewClient[] = [];
+  private answers: DiffAnswers | undefined;
+  private readonly listeners = new Set<(change: ReviewChange) => void>();
+
+  constructor(private readonly log: { warn(message: string): void }) {}
+
+  /** Where accepts and rejects go; the engine, once it has started. */
+  answerTo(answers: DiffAnswers): void {
+    this.answers = answers;
+  }
+
+  /** Calls `listener` on every change until the returned function is called. */
+  subscribe(listener: (change: ReviewChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  pending(): Review[] {
+    return [...this.reviews.values()];
+  }
+
+  clients(): ReviewClient[] {
+    return this.clientList;
+  }
+
+  async showDiff(diff: DiffRequest): Promise<void> {
+    if (this.reviews.has(diff.id)) throw new Error(`Diff ${diff.id} is already open`);
+    const review: Review = {
+      id: diff.id,
+      filePath: diff.filePath,
+      oldContent: diff.oldContent,
+      proposal: diff.newContent,
+      draft: diff.newContent,
+      client: { name: diff.client.name, version: diff.client.version },
+      openedAt: Date.now(),
+    };
+    this.reviews.set(review.id, review);
+    this.emit({ type: 'opened', review });
+  }
+
+  async closeDiff(id: string): Promise<string> {
+    const review = this.reviews.get(id);
+    if (!review) throw new Error(`Diff ${id} is not open`);
+    this.finish(id, 'closed');
+    return review.draft;
+  }
+
+  clientsChanged(clients: ConnectedClient[]): void {
+    this.clientList = clients.map(({ name, version }) => ({ name, version }));
+    this.emit({ type: 'clients', clients: this.clientList });
+  }
+
+  /** Remembers the user's edit of the proposed side. False when the diff is not pending. */
+  updateDraft(id: string, content: string): boolean {
+    const review = this.reviews.get(id);
+    if (!review) {
+      this.log.warn(`Ignored an edit of diff ${id}: it is no longer pending`);
+      return false;
+    }
+    review.draft = content;
+    return true;
+  }
+
+  /** The user accepted the diff with `content` as the final text. False when not pending. */
+  accept(id: string, content: string): boolean {
+    if (!this.answerable(id, 'accept')) return false;
+    this.reviews.get(id)!.draft = content;
+    this.finish(id, 'accepted');
+    this.answers!.diffAccepted(id, content);
+    return true;
+  }
+
+  /** The user rejected the diff. False when not pending. */
+  reject(id: string): boolean {
+    if (!this.answerable(id, 'reject')) return false;
+    this.finish(id, 'rejected');
+    this.answers!.diffRejected(id);
+    return true;
+  }
+
+  private answerable(id: string, verb: string): boolean {
+    if (!this.answers) throw new Error('The review queue has no engine to answer to');
+    if (this.reviews.has(id)) return true;
+    this.log.warn(`Ignored a request to ${verb} diff ${id}: it is no longer pending`);
+    return false;
+  }
+
+  private finish(id: string, outcome: ReviewOutcome): void {
+    this.reviews.delete(id);
+    this.emit({ type: 'closed', id, outcome });
+  }
+
+  private emit(change: ReviewChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}

@@ -1,0 +1,124 @@
+import { statSync } from 'node:fs';
+import type { IdeContext, OpenFile } from '../notifications.js';
+
+/** The clients keep the 10 newest files and cut the selection at 16384 characters. */
+export const MAX_OPEN_FILES = 10;
+export const MAX_SELECTED_TEXT = 16384;
+const TRUNCATION_MARK = '... [TRUNCATED]';
+
+interface TrackedFile {
+  /** When the file was last focused (or opened, if never focused): the clients sort by it. */
+  timestamp: number;
+}
+
+interface Cursor {
+  line: number;
+  character: number;
+  selectedText?: string;
+}
+
+/**
+ * Turns editor events into one normalized `IdeContext`: newest first, only files that exist on
+ * disk, the active file alone carrying cursor and selection, trimmed to the clients' limits so
+ * that what the CLI keeps is exactly what was sent.
+ */
+export class ContextTracker {
+  private readonly files = new Map<string, TrackedFile>();
+  private active: string | undefined;
+  private cursor: Cursor | undefined;
+  private trusted: boolean | undefined;
+  private lastTimestamp = 0;
+
+  constructor(private readonly onChange: () => void) {}
+
+  fileOpened(path: string): void {
+    if (this.files.has(path)) return;
+    this.files.set(path, { timestamp: this.now() });
+    this.onChange();
+  }
+
+  fileClosed(path: string): void {
+    if (!this.files.delete(path)) return;
+    if (this.active === path) {
+      this.active = undefined;
+      this.cursor = undefined;
+    }
+    this.onChange();
+  }
+
+  fileFocused(path: string): void {
+    if (this.active === path && this.files.has(path)) return;
+    this.files.set(path, { timestamp: this.now() });
+    if (this.active !== path) this.cursor = undefined;
+    this.active = path;
+    this.onChange();
+  }
+
+  cursorChanged(path: string, line: number, character: number, selectedText?: string): void {
+    if (this.active !== path) this.fileFocused(path);
+    const next: Cursor = { line, character, ...(selectedText ? { selectedText } : {}) };
+    if (
+      this.cursor?.line === next.line &&
+      this.cursor.character === next.character &&
+      this.cursor.selectedText === next.selectedText
+    ) {
+      return;
+    }
+    this.cursor = next;
+    this.onChange();
+  }
+
+  /** `undefined` means the editor does not know, and the CLI keeps its own decision. */
+  trustChanged(isTrusted: boolean | undefined): void {
+    if (this.trusted === isTrusted) return;
+    this.trusted = isTrusted;
+    this.onChange();
+  }
+
+  snapshot(): IdeContext {
+    const openFiles: OpenFile[] = [];
+    const newestFirst = [...this.files].sort(([, a], [, b]) => b.timestamp - a.timestamp);
+    for (const [path, { timestamp }] of newestFirst) {
+      if (openFiles.length === MAX_OPEN_FILES) break;
+      if (!isFileOnDisk(path)) continue;
+      const file: OpenFile = { path, timestamp };
+      if (path === this.active) {
+        file.isActive = true;
+        if (this.cursor) {
+          file.cursor = { line: this.cursor.line, character: this.cursor.character };
+          if (this.cursor.selectedText) file.selectedText = trimSelection(this.cursor.selectedText);
+        }
+      }
+      openFiles.push(file);
+    }
+    return {
+      workspaceState: {
+        openFiles,
+        ...(this.trusted === undefined ? {} : { isTrusted: this.trusted }),
+      },
+    };
+  }
+
+  /** Strictly increasing, so that two events in one millisecond still order correctly. */
+  private now(): number {
+    this.lastTimestamp = Math.max(Date.now(), this.lastTimestamp + 1);
+    return this.lastTimestamp;
+  }
+}
+
+function isFileOnDisk(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Cuts at the clients' limit, marked as they mark it, without splitting a surrogate pair. */
+export function trimSelection(text: string): string {
+  if (text.length <= MAX_SELECTED_TEXT) return text;
+  let end = MAX_SELECTED_TEXT - TRUNCATION_MARK.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return text.slice(0, end) + TRUNCATION_MARK;
+}

@@ -1,0 +1,61 @@
+/**
+ * The one boundary between the engine and an editor. A frontend (an in-process extension,
+ * `tandem bridge`, `tandem serve`) implements `EditorPort`; everything it learns from the
+ * editor it passes to the engine through `EditorEvents`.
+ */
+
+/** The host editor, as the CLIs will name it in "Connected to <displayName>". */
+export interface EditorInfo {
+  /** A short machine name, e.g. `neovim`. */
+  name: string;
+  /** What the user reads, e.g. `Neovim`. */
+  displayName: string;
+  version?: string;
+  /** The editor's own live process id (Qwen Code deletes a lock file whose `ppid` is dead). */
+  pid: number;
+}
+
+/** A CLI session connected to the engine. */
+export interface ConnectedClient {
+  sessionId: string;
+  /** `Gemini CLI`, `Qwen Code`, or the name the client gave itself. */
+  name: string;
+  version: string;
+}
+
+/** A proposed edit that the editor should show. */
+export interface DiffRequest {
+  /** Unique for the engine's life. */
+  id: string;
+  /** Absolute path, exactly as the CLI sent it. */
+  filePath: string;
+  /** The file on disk when the diff was opened; `null` when it does not exist yet. */
+  oldContent: string | null;
+  newContent: string;
+  client: ConnectedClient;
+}
+
+/** What a frontend implements. */
+export interface EditorPort {
+  /** Show the diff. Resolve once it is shown; reject (with a reason) when it cannot be. */
+  showDiff(diff: DiffRequest): Promise<void>;
+  /**
+   * Close the diff view without an answer and return the current text of the proposed side
+   * (the user may have edited it).
+   */
+  closeDiff(id: string): Promise<string>;
+  /** The set of connected CLIs changed. */
+  clientsChanged?(clients: ConnectedClient[]): void;
+}
+
+/** What a frontend tells the engine. Paths are absolute; lines and characters are 1-based. */
+export interface EditorEvents {
+  fileOpened(path: string): void;
+  fileClosed(path: string): void;
+  fileFocused(path: string): void;
+  cursorChanged(path: string, line: number, character: number, selectedText?: string): void;
+  /** The user accepted the diff, with `content` as the final text of the proposed side. */
+  diffAccepted(id: string, content: string): void;
+  diffRejected(id: string): void;
+  workspaceChanged(folders: string[], isTrusted?: boolean): void;
+}

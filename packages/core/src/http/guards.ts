@@ -1,0 +1,55 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { secretMatches } from './secret.js';
+
+/** Why a request was refused before anything of its body was read. */
+export interface Refusal {
+  status: 401 | 403 | 404 | 405 | 413;
+  message: string;
+}
+
+export interface GuardOptions {
+  /** The port the listener is bound to. */
+  port: number;
+  token: string;
+  /** Also accept `Host: host.docker.internal:<port>` (a CLI inside a container). */
+  allowContainerHost: boolean;
+  maxBodyBytes: number;
+}
+
+/** The `Host` values a loopback listener on `port` may be reached by. */
+export function allowedHosts(port: number, allowContainerHost: boolean): string[] {
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  if (allowContainerHost) names.push('host.docker.internal');
+  return names.map((name) => `${name}:${port}`);
+}
+
+/**
+ * Checks a request's headers, in the order that leaks least: `Host` (DNS rebinding), then
+ * `Origin` (browsers), then the bearer token, then the declared body size. Returns the
+ * refusal, or `undefined` when the request may go on.
+ */
+export function checkRequest(
+  headers: IncomingHttpHeaders,
+  options: GuardOptions,
+): Refusal | undefined {
+  const host = headers.host?.toLowerCase();
+  if (!host || !allowedHosts(options.port, options.allowContainerHost).includes(host)) {
+    return { status: 403, message: `Forbidden: Host ${JSON.stringify(host ?? '')} is not allowed` };
+  }
+  if (headers.origin !== undefined) {
+    return { status: 403, message: 'Forbidden: requests from web pages are not allowed' };
+  }
+  const match = /^Bearer (\S+)$/i.exec(headers.authorization ?? '');
+  if (!match?.[1] || !secretMatches(match[1], options.token)) {
+    return { status: 401, message: 'Unauthorized: a valid bearer token is required' };
+  }
+  const declared = Number(headers['content-length'] ?? 0);
+  if (declared > options.maxBodyBytes) {
+    return { status: 413, message: tooLarge(options.maxBodyBytes) };
+  }
+  return undefined;
+}
+
+export function tooLarge(maxBodyBytes: number): string {
+  return `Payload Too Large: the request body exceeds ${maxBodyBytes} bytes`;
+}

@@ -1,0 +1,167 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Logger } from '../log.js';
+import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
+
+/** Routes an authenticated MCP request; the listener has done every check before this. */
+export type McpRequestHandler = (
+  request: Request,
+  body: unknown,
+  reply: (response: Response) => Promise<void>,
+) => Promise<void>;
+
+export interface McpListenerOptions {
+  token: string;
+  allowContainerHost: boolean;
+  maxBodyBytes: number;
+  log: Logger;
+  handle: McpRequestHandler;
+}
+
+/**
+ * The HTTP listener on 127.0.0.1, port 0. Every request passes the guards before any byte of
+ * its body is read; bodies are bounded; malformed JSON gets a JSON-RPC parse error. Nothing a
+ * client sends can take the listener down.
+ */
+export class McpListener {
+  private readonly server: Server;
+  private guard: GuardOptions | undefined;
+  /** Responses still being written, so that closing lets their last bytes out. */
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly options: McpListenerOptions) {
+    this.server = createServer((req, res) => {
+      this.serve(req, res).catch((error: unknown) => {
+        options.log.error(`request failed: ${String(error)}`);
+        if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal error');
+        else res.destroy();
+      });
+    });
+    this.server.on('clientError', (_error, socket) => socket.destroy());
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    this.guard = {
+      port: this.port,
+      token: this.options.token,
+      allowContainerHost: this.options.allowContainerHost,
+      maxBodyBytes: this.options.maxBodyBytes,
+    };
+    return this.port;
+  }
+
+  /**
+   * Stops without waiting on idle streams (they would never end): responses get a moment to
+   * flush what was already sent on them, then every connection is cut.
+   */
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const grace = new Promise((resolve) => setTimeout(resolve, 1000).unref());
+    await Promise.race([Promise.all(this.inFlight), grace]);
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refusal = this.guard && checkRequest(req.headers, this.guard);
+    if (!this.guard || refusal) {
+      const { status, message } = refusal ?? { status: 403, message: 'Forbidden' };
+      return sendJsonRpcError(res, status, -32000, message, true);
+    }
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/mcp') return sendJsonRpcError(res, 404, -32000, 'Not Found: use /mcp', true);
+    if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) {
+      return sendJsonRpcError(res, 405, -32000, 'Method Not Allowed', true);
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const raw = await readBody(req, this.guard.maxBodyBytes);
+      if (raw === undefined) {
+        return sendJsonRpcError(res, 413, -32000, tooLarge(this.guard.maxBodyBytes), true);
+      }
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return sendJsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+      }
+    }
+
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method,
+      headers: toHeaders(req),
+    });
+    await this.options.handle(request, body, (response) => {
+      const writing = writeResponse(response, res);
+      this.inFlight.add(writing);
+      return writing.finally(() => this.inFlight.delete(writing));
+    });
+  }
+}
+
+/**
+ * Reads the body as UTF-8, or `undefined` once it grows past `limit` bytes. Stops reading
+ * without destroying the request, so that the 413 reply can still be sent.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData).off('end', onEnd).pause();
+      resolve(undefined);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  await pipeline(Readable.fromWeb(response.body as never), res).catch(() => undefined);
+}
+
+function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  closeConnection = false,
+): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    ...(closeConnection ? { Connection: 'close' } : {}),
+  });
+  res.end(body);
+}

@@ -1,0 +1,15 @@
+export { Engine, type EngineOptions } from './engine.js';
+export type {
+  ConnectedClient,
+  DiffRequest,
+  EditorEvents,
+  EditorInfo,
+  EditorPort,
+} from './editor-port.js';
+export type { DiscoveryOptions } from './discovery/discovery-files.js';
+export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
+export { writeFileAtomic } from './discovery/atomic-file.js';
+export { newSecret, secretMatches } from './http/secret.js';
+export { stderrLogger, silentLogger, type Logger } from './log.js';
+export { onProcessExit } from './process-host.js';
+export { ideContextSchema, type IdeContext } from './notifications.js';

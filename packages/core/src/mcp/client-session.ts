@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ConnectedClient } from '../editor-port.js';
+import type { Logger } from '../log.js';
+import { invalidity, type IdeContext, type IdeNotification } from '../notifications.js';
+import { describeClient } from './client-name.js';
+
+/** What a session asks of the engine. */
+export interface SessionHost {
+  openDiff(session: ClientSession, filePath: string, newContent: string): Promise<CallToolResult>;
+  closeDiff(
+    session: ClientSession,
+    filePath: string,
+    suppressNotification: boolean,
+  ): Promise<CallToolResult>;
+  /** The GET stream opened: the session can now receive notifications. */
+  streamOpened(session: ClientSession): void;
+  /** The session has an id: requests can be routed to it. */
+  sessionInitialized(session: ClientSession): void;
+  /** The client finished the handshake and has named itself. */
+  sessionReady(session: ClientSession): void;
+  /** The transport closed (a DELETE, or the engine closing it). */
+  sessionClosed(session: ClientSession): void;
+}
+
+/**
+ * One CLI connection: its own MCP server and Streamable HTTP transport (one server object per
+ * session, so every reply reaches the session that asked).
+ */
+export class ClientSession {
+  readonly server: McpServer;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  private streamOpen = false;
+  /** Diff outcomes wait here while no stream is open, so none is ever lost. */
+  private readonly pending: IdeNotification[] = [];
+  private protocolVersion: string | undefined;
+  /** What this session last received, so an unchanged context is not sent again. */
+  private lastContext: string | undefined;
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly log: Logger,
+  ) {
+    this.server = new McpServer(
+      { name: 'tandem', version: '0.1.0' },
+      { capabilities: { tools: {}, logging: {} } },
+    );
+    this.server.registerTool(
+      'openDiff',
+      {
+        description: 'Opens a diff view in the editor for a proposed change to a file.',
+        inputSchema: { filePath: z.string(), newContent: z.string() },
+      },
+      ({ filePath, newContent }) => this.host.openDiff(this, filePath, newContent),
+    );
+    this.server.registerTool(
+      'closeDiff',
+      {
+        description: 'Closes the diff view of a file and returns its current proposed content.',
+        inputSchema: { filePath: z.string(), suppressNotification: z.boolean().optional() },
+      },
+      ({ filePath, suppressNotification }) =>
+        this.host.closeDiff(this, filePath, suppressNotification ?? false),
+    );
+    this.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: () => this.host.sessionInitialized(this),
+    });
+  }
+
+  get id(): string {
+    return this.transport.sessionId ?? '(uninitialized)';
+  }
+
+  get client(): ConnectedClient {
+    return {
+      sessionId: this.id,
+      ...describeClient(this.server.server.getClientVersion(), this.protocolVersion),
+    };
+  }
+
+  get hasStream(): boolean {
+    return this.streamOpen;
+  }
+
+  async connect(): Promise<void> {
+    await this.server.connect(this.transport);
+    this.server.server.onclose = () => this.host.sessionClosed(this);
+    this.server.server.oninitialized = () => this.host.sessionReady(this);
+  }
+
+  noteProtocolVersion(version: unknown): void {
+    if (typeof version === 'string') this.protocolVersion = version;
+  }
+
+  streamStarted(): void {
+    this.streamOpen = true;
+    this.lastContext = undefined;
+    this.host.streamOpened(this);
+    for (const notification of this.pending.splice(0)) void this.notify(notification);
+  }
+
+  streamEnded(): void {
+    this.streamOpen = false;
+  }
+
+  /** Sends the context unless this session already has exactly this one. */
+  sendContext(context: IdeContext): void {
+    const json = JSON.stringify(context);
+    if (!this.streamOpen || json === this.lastContext) return;
+    this.lastContext = json;
+    this.notify({ method: 'ide/contextUpdate', params: context });
+  }
+
+  /**
+   * Sends an `ide/*` notification on the GET stream, if it passes the client's schema. Diff
+   * outcomes sent while no stream is open are kept until one opens; context updates are not
+   * (the current context is sent whenever a stream opens).
+   */
+  notify(notification: IdeNotification): Promise<void> {
+    const problem = invalidity(notification);
+    if (problem) {
+      this.log.error(`not sent to ${this.id}, it would disconnect the CLI: ${problem}`);
+      return Promise.resolve();
+    }
+    if (!this.streamOpen) {
+      if (notification.method !== 'ide/contextUpdate') this.pending.push(notification);
+      return Promise.resolve();
+    }
+    return this.server.server.notification(notification).catch((error: unknown) => {
+      this.log.warn(`could not notify ${this.id}: ${String(error)}`);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.streamOpen = false;
+    await this.server.close().catch(() => undefined);
+  }
+}

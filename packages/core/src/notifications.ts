@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * The `ide/*` notifications, with schemas as strict as the clients' own (SPEC-NOTES §1, §3): a
+ * notification that fails the client's schema disconnects the CLI until the user types
+ * `/ide enable`, so every one is checked here before it is sent.
+ */
+
+const fileSchema = z.object({
+  path: z.string(),
+  timestamp: z.number(),
+  isActive: z.boolean().optional(),
+  selectedText: z.string().optional(),
+  cursor: z.object({ line: z.number().int().min(1), character: z.number().int().min(1) }).optional(),
+});
+
+export const ideContextSchema = z.object({
+  workspaceState: z
+    .object({ openFiles: z.array(fileSchema).optional(), isTrusted: z.boolean().optional() })
+    .optional(),
+});
+
+const schemas = {
+  'ide/contextUpdate': ideContextSchema,
+  'ide/diffAccepted': z.object({ filePath: z.string(), content: z.string() }),
+  'ide/diffRejected': z.object({ filePath: z.string() }),
+};
+
+export type OpenFile = z.infer<typeof fileSchema>;
+export type IdeContext = z.infer<typeof ideContextSchema>;
+
+export type IdeNotification =
+  | { method: 'ide/contextUpdate'; params: IdeContext }
+  | { method: 'ide/diffAccepted'; params: { filePath: string; content: string } }
+  | { method: 'ide/diffRejected'; params: { filePath: string } };
+
+/** Returns why `notification` would fail the client's schema, or `undefined` when it is valid. */
+export function invalidity(notification: IdeNotification): string | undefined {
+  const result = schemas[notification.method].safeParse(notification.params);
+  if (result.success) return undefined;
+  return `${notification.method}: ${z.prettifyError(result.error).replaceAll('\n', ' ')}`;
+}

@@ -1,0 +1,73 @@
+import type { ReviewEvent } from './protocol.js';
+
+// Every address is relative to the page, so the page works under any host name and port
+// (an SSH tunnel, a proxy).
+
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
+
+/** What became of a request about a diff. */
+export type AnswerResult = 'done' | 'gone' | 'failed';
+
+/** Listens to the review server's event stream, and opens it again after a failure. */
+export class ReviewEvents {
+  private source: EventSource | undefined;
+
+  constructor(
+    private readonly onEvent: (event: ReviewEvent) => void,
+    private readonly onState: (state: ConnectionState) => void,
+  ) {}
+
+  start(): void {
+    this.onState('connecting');
+    const source = new EventSource('api/events');
+    this.source = source;
+    source.onopen = () => this.onState('live');
+    source.onmessage = (message) => this.onEvent(JSON.parse(message.data) as ReviewEvent);
+    source.onerror = () => {
+      // The browser retries a dropped stream by itself; a refused one stays closed.
+      if (source.readyState !== EventSource.CLOSED) return this.onState('reconnecting');
+      void this.retryAfterRefusal();
+    };
+  }
+
+  private async retryAfterRefusal(): Promise<void> {
+    const probe = await fetch('api/state', { cache: 'no-store' }).catch(() => undefined);
+    if (probe?.status === 401) return this.onState('signed-out');
+    this.onState('reconnecting');
+    setTimeout(() => this.start(), 2000);
+  }
+}
+
+export function saveDraft(id: string, content: string): Promise<AnswerResult> {
+  return send(id, 'draft', 'PUT', { content });
+}
+
+export function accept(id: string, content: string): Promise<AnswerResult> {
+  return send(id, 'accept', 'POST', { content });
+}
+
+export function reject(id: string): Promise<AnswerResult> {
+  return send(id, 'reject', 'POST', {});
+}
+
+async function send(
+  id: string,
+  action: string,
+  method: string,
+  body: object,
+): Promise<AnswerResult> {
+  const json = JSON.stringify(body);
+  try {
+    const response = await fetch(`api/reviews/${encodeURIComponent(id)}/${action}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: json,
+      // A draft saved as the tab closes still arrives (browsers allow 64 KiB of such bodies).
+      keepalive: action === 'draft' && new Blob([json]).size < 60_000,
+    });
+    if (response.ok) return 'done';
+    return response.status === 409 ? 'gone' : 'failed';
+  } catch {
+    return 'failed';
+  }
+}
