@@ -1,0 +1,30 @@
+import { onProcessExit, stderrLogger } from '@tandem/core';
+import type { CommandIO } from '../command.js';
+import { BridgeSidecar } from './bridge-sidecar.js';
+
+export const bridgeUsage = `Usage: tandem bridge
+
+Runs the sidecar that a terminal editor (Neovim, Vim, Emacs, ...) starts beside itself. It speaks
+bridge protocol v1 — JSON-RPC 2.0, one message per line — on stdin and stdout, and logs to stderr.
+See docs/bridge-protocol.md.
+
+It exits, rejecting open diffs and removing its discovery files, on \`shutdown\`, when stdin
+closes, when the editor's process dies, and on SIGINT, SIGTERM or SIGHUP.
+
+Exit status: 0 after a clean stop, 1 on a fatal error, 2 on a usage error.`;
+
+export async function bridgeCommand(argv: string[], io: CommandIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(`${bridgeUsage}\n`);
+    return 0;
+  }
+  if (argv.length > 0) {
+    io.stderr.write(`tandem bridge: unexpected argument ${argv[0]}\n\n${bridgeUsage}\n`);
+    return 2;
+  }
+  const sidecar = new BridgeSidecar(io.stdin, io.stdout, stderrLogger('tandem bridge'));
+  const removeHandlers = onProcessExit(() => sidecar.stop('signal'));
+  await sidecar.done;
+  removeHandlers();
+  return 0;
+}

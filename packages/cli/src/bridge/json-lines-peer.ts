@@ -1,0 +1,161 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import {
+  JSONRPCClient,
+  JSONRPCErrorCode,
+  JSONRPCErrorException,
+  JSONRPCServer,
+  JSONRPCServerAndClient,
+  type JSONRPCID,
+} from 'json-rpc-2.0';
+import type { Logger } from '@tandem/core';
+import type { z } from 'zod';
+
+/**
+ * JSON-RPC 2.0, one message per line, both ways over a pair of streams. Whatever the other side
+ * sends — a broken line, an unknown method, wrong params, a reply nobody asked for — becomes a
+ * JSON-RPC error or a logged warning, never an exception.
+ */
+export class JsonLinesPeer {
+  private readonly rpc: JSONRPCServerAndClient;
+  private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
+  private readonly awaitingReply = new Set<JSONRPCID>();
+  private nextId = 1;
+  /** Resolves when the input ends. */
+  readonly closed: Promise<void>;
+
+  constructor(
+    input: Readable,
+    private readonly output: Writable,
+    private readonly log: Logger,
+  ) {
+    const send = (message: unknown) => this.write(message);
+    this.rpc = new JSONRPCServerAndClient(
+      new JSONRPCServer({ errorListener: (message) => log.error(message) }),
+      new JSONRPCClient(send, () => {
+        const id = this.nextId++;
+        this.awaitingReply.add(id);
+        return id;
+      }),
+      { errorListener: (message) => log.warn(message) },
+    );
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    lines.on('line', (line) => this.receive(line));
+    this.closed = new Promise((resolve) => lines.once('close', resolve));
+  }
+
+  /** Answers requests named `method` whose params pass `schema`. */
+  onRequest<S extends z.ZodType>(
+    method: string,
+    schema: S,
+    handler: (params: z.infer<S>) => Promise<unknown>,
+  ): void {
+    this.rpc.addMethod(method, async (params: unknown) => {
+      const parsed = schema.safeParse(params ?? {});
+      if (!parsed.success) {
+        throw new JSONRPCErrorException(
+          `invalid params for ${method}: ${describe(parsed.error)}`,
+          JSONRPCErrorCode.InvalidParams,
+        );
+      }
+      try {
+        return (await handler(parsed.data)) ?? {};
+      } catch (error) {
+        if (error instanceof JSONRPCErrorException) throw error;
+        throw new JSONRPCErrorException(
+          error instanceof Error ? error.message : String(error),
+          JSONRPCErrorCode.InternalError,
+        );
+      }
+    });
+  }
+
+  onNotification<S extends z.ZodType>(
+    method: string,
+    schema: S,
+    handler: (params: z.infer<S>) => void,
+  ): void {
+    this.notificationHandlers.set(method, (params) => {
+      const parsed = schema.safeParse(params ?? {});
+      if (!parsed.success) {
+        this.log.warn(`ignored ${method}: invalid params: ${describe(parsed.error)}`);
+        return;
+      }
+      handler(parsed.data);
+    });
+  }
+
+  /** Sends a request; the reply's result must pass `schema`. */
+  async request<S extends z.ZodType>(
+    method: string,
+    params: object,
+    schema: S,
+    timeoutMs: number,
+  ): Promise<z.infer<S>> {
+    const result: unknown = await this.rpc.timeout(timeoutMs).request(method, params, undefined);
+    const parsed = schema.safeParse(result);
+    if (!parsed.success) {
+      throw new Error(`the editor's reply to ${method} is invalid: ${describe(parsed.error)}`);
+    }
+    return parsed.data;
+  }
+
+  notify(method: string, params: object): void {
+    this.rpc.notify(method, params, undefined);
+  }
+
+  /** Fails every request still waiting for the editor's reply. */
+  rejectPending(reason: string): void {
+    this.rpc.rejectAllPendingRequests(reason);
+  }
+
+  private receive(line: string): void {
+    if (line.trim() === '') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.log.warn(`not JSON: ${truncate(line)}`);
+      return this.replyError(null, JSONRPCErrorCode.ParseError, 'Parse error: not a JSON line');
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      return this.replyError(null, JSONRPCErrorCode.InvalidRequest, 'Invalid Request: not an object');
+    }
+    const { id, method, params } = message as { id?: JSONRPCID; method?: unknown; params?: unknown };
+    const isReply = method === undefined && ('result' in message || 'error' in message);
+    if (isReply) {
+      if (id === undefined || !this.awaitingReply.delete(id)) {
+        this.log.warn(`ignored a reply to unknown request id ${JSON.stringify(id)}`);
+        return;
+      }
+      this.rpc.client.receive(message as never);
+      return;
+    }
+    if (typeof method !== 'string') {
+      return this.replyError(id ?? null, JSONRPCErrorCode.InvalidRequest, 'Invalid Request: no method');
+    }
+    if (id === undefined) {
+      const handler = this.notificationHandlers.get(method);
+      if (handler) handler(params);
+      else this.log.warn(`ignored unknown notification ${method}`);
+      return;
+    }
+    void this.rpc.receiveAndSend(message, undefined, undefined);
+  }
+
+  private replyError(id: JSONRPCID, code: number, message: string): void {
+    this.write({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+
+  private write(message: unknown): void {
+    this.output.write(`${JSON.stringify(message)}\n`);
+  }
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`).join('; ');
+}
+
+function truncate(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

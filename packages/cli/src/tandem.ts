@@ -1,0 +1,11 @@
+import { main } from './main.js';
+
+const status = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});
+// Exit once what was written has left: stdin may still hold the process open.
+process.stdout.write('', () => process.exit(status));
