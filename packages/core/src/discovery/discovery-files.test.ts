@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdir, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeSandbox, RecordingEditor, startEngine, type Sandbox } from '../engine.fixture.js';
+import type { Engine } from '../engine.js';
+import { geminiIdePidFor, parentPid } from './processes.js';
+
+describe('discovery files', () => {
+  let sandbox: Sandbox;
+  let engine: Engine;
+
+  before(async () => {
+    sandbox = await makeSandbox();
+    engine = await startEngine(sandbox, new RecordingEditor(), {
+      editor: { name: 'neovim', displayName: 'Neovim', pid: process.pid },
+      workspaceFolders: ['/a/one', '/b/two'],
+    });
+  });
+
+  after(async () => {
+    await engine.stop();
+    await sandbox.remove();
+  });
+
+  it('writes the Gemini file, the Qwen lock and the Qwen 0.1 file, owner-only', async () => {
+    const idePid = geminiIdePidFor(process.pid);
+    assert.deepEqual([...engine.discoveryFiles].sort(), [
+      join(sandbox.qwenHome, 'ide', `${engine.port}.lock`),
+      join(sandbox.tmpDir, 'gemini', 'ide', `gemini-ide-server-${idePid}-${engine.port}.json`),
+      join(sandbox.tmpDir, 'gemini', 'ide', `qwen-code-ide-server-${idePid}-${engine.port}.json`),
+    ].sort());
+    for (const file of engine.discoveryFiles) {
+      assert.equal((await stat(file)).mode & 0o777, 0o600, file);
+    }
+    for (const dir of [join(sandbox.tmpDir, 'gemini'), join(sandbox.tmpDir, 'gemini', 'ide'), join(sandbox.qwenHome, 'ide')]) {
+      assert.equal((await stat(dir)).mode & 0o777, 0o700, dir);
+    }
+    const leftovers = (await readdir(join(sandbox.tmpDir, 'gemini', 'ide'))).filter((n) => n.endsWith('.tmp'));
+    assert.deepEqual(leftovers, []);
+  });
+
+  it('names the real editor and its live PID, never a faked TERM_PROGRAM', async () => {
+    const gemini = JSON.parse(await readFile(engine.discoveryFiles.find((f) => f.includes('gemini-ide'))!, 'utf8'));
+    assert.equal(gemini.port, engine.port);
+    assert.equal(gemini.workspacePath, ['/a/one', '/b/two'].join(delimiter));
+    assert.deepEqual(gemini.ideInfo, { name: 'neovim', displayName: 'Neovim' });
+    assert.match(gemini.authToken, /^[\w-]{43}$/);
+    const lock = JSON.parse(await readFile(engine.discoveryFiles.find((f) => f.endsWith('.lock'))!, 'utf8'));
+    assert.equal(lock.ppid, process.pid);
+    assert.equal(lock.ideName, 'Neovim');
+    assert.equal(lock.authToken, gemini.authToken);
+    assert.equal('TERM_PROGRAM' in engine.terminalEnv(), false);
+  });
+
+  it('names the Gemini file after the PID the CLI computes from a terminal of the editor', () => {
+    const parent = parentPid(process.pid);
+    assert.ok(parent !== undefined && parent > 1);
+    assert.equal(geminiIdePidFor(process.pid), parent);
+    assert.equal(engine.terminalEnv().GEMINI_CLI_IDE_PID, String(parent));
+  });
+
+  it('rewrites the files when the workspace changes', async () => {
+    engine.workspaceChanged(['/c/three']);
+    const lockPath = engine.discoveryFiles.find((f) => f.endsWith('.lock'))!;
+    for (let i = 0; i < 50; i++) {
+      if (JSON.parse(await readFile(lockPath, 'utf8')).workspacePath === '/c/three') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(JSON.parse(await readFile(lockPath, 'utf8')).workspacePath, '/c/three');
+    assert.equal(engine.terminalEnv().QWEN_CODE_IDE_WORKSPACE_PATH, '/c/three');
+  });
+
+  it('writes a JSON array for Qwen when a folder holds the path delimiter', async () => {
+    engine.workspaceChanged([`/odd${delimiter}name`, '/plain']);
+    const lockPath = engine.discoveryFiles.find((f) => f.endsWith('.lock'))!;
+    let workspacePath = '';
+    for (let i = 0; i < 50 && !workspacePath.startsWith('['); i++) {
+      workspacePath = JSON.parse(await readFile(lockPath, 'utf8')).workspacePath;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(JSON.parse(workspacePath), [`/odd${delimiter}name`, '/plain']);
+  });
+});
+
+describe('each writer can be turned off', () => {
+  it('writes only what is on', async () => {
+    const sandbox = await makeSandbox();
+    const engine = await startEngine(sandbox, new RecordingEditor(), {
+      discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, gemini: false, qwenLegacy: false },
+    });
+    try {
+      assert.deepEqual(engine.discoveryFiles, [join(sandbox.qwenHome, 'ide', `${engine.port}.lock`)]);
+    } finally {
+      await engine.stop();
+      await sandbox.remove();
+    }
+  });
+});
+
+describe('files left behind', () => {
+  it('are removed on stop', async () => {
+    const sandbox = await makeSandbox();
+    const engine = await startEngine(sandbox, new RecordingEditor());
+    const files = [...engine.discoveryFiles];
+    await engine.stop();
+    for (const file of files) await assert.rejects(stat(file), { code: 'ENOENT' });
+    await sandbox.remove();
+  });
+
+  it('by a killed engine are swept by the next start; another companion’s are not', async () => {
+    const sandbox = await makeSandbox();
+    try {
+      // A real engine in another process, killed with SIGKILL: it cannot clean up.
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', new URL('./discovery-victim.fixture.ts', import.meta.url).pathname],
+        { env: { ...process.env, SANDBOX_TMP: sandbox.tmpDir, SANDBOX_QWEN: sandbox.qwenHome, SANDBOX_WS: sandbox.workspace }, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const written: string[] = await new Promise((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d;
+          if (out.includes('\n')) resolve(JSON.parse(out));
+        });
+        child.on('exit', () => reject(new Error('the victim exited early')));
+      });
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+      for (const file of written) await stat(file);
+
+      const foreignDir = join(sandbox.qwenHome, 'ide');
+      await mkdir(foreignDir, { recursive: true });
+      const foreign = join(foreignDir, '1.lock');
+      await writeFile(foreign, JSON.stringify({ port: 1, workspacePath: '/x', ppid: 999999999 }));
+
+      const engine = await startEngine(sandbox, new RecordingEditor());
+      for (const file of written) await assert.rejects(stat(file), { code: 'ENOENT' }, file);
+      await stat(foreign);
+      await engine.stop();
+    } finally {
+      await sandbox.remove();
+    }
+  });
+});
