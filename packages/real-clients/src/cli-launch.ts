@@ -1,0 +1,157 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { writeFakeGeminiResponses } from './fake-gemini-model.js';
+import { FakeOpenAiModel } from './fake-openai-model.js';
+import type { ProposedEdit } from './proposed-edit.js';
+import { shellQuote } from './tmux.js';
+
+export type CliName = 'gemini' | 'qwen';
+
+export interface CliLaunchOptions {
+  cli: CliName;
+  /** The workspace: the CLI's working directory. */
+  cwd: string;
+  /** A private HOME; settings and the CLI's own state go under it. */
+  home: string;
+  /** A private TMPDIR; Gemini CLI looks for IDE discovery files under `<tmpDir>/gemini/ide`. */
+  tmpDir: string;
+  /** Qwen Code's home (settings, `ide/<port>.lock` files). Default: `<home>/.qwen`. */
+  qwenHome?: string;
+  /** The file write the fake model proposes as soon as the CLI starts. */
+  edit: ProposedEdit;
+  /** Extra environment for the CLI, e.g. `GEMINI_CLI_IDE_PID`. */
+  env?: Record<string, string>;
+}
+
+/** Everything needed to start the CLI in any terminal (tmux pane, editor terminal). */
+export interface CliCommand {
+  argv: string[];
+  /** The CLI's complete environment, apart from what the terminal itself sets (TERM...). */
+  env: Record<string, string>;
+  cwd: string;
+  /**
+   * One POSIX shell line that starts the CLI with `env` from any shell, with the terminal
+   * markers TERM_PROGRAM and TERM_PROGRAM_VERSION removed (tmux sets them in every pane).
+   */
+  shellLine: string;
+}
+
+export interface CliLaunch {
+  command: CliCommand;
+  /** Stops the fake model server, if any. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Typed by `-i` when the CLI starts; the fake model proposes the edit in answer. */
+export function editPrompt(edit: ProposedEdit): string {
+  return `Propose the prepared edit of ${edit.filePath}`;
+}
+
+// Settings shared by both CLIs: IDE mode on, and no screen or network call before work starts
+// (folder trust dialog, IDE nudge, tips, update check, usage statistics, telemetry).
+const quietSettings = {
+  ide: { enabled: true, hasSeenNudge: true },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+};
+
+function geminiSettings(): object {
+  return {
+    ...quietSettings,
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    ui: { hideTips: true, showCompatibilityWarnings: false, showHomeDirectoryWarning: false },
+  };
+}
+
+function qwenSettings(): object {
+  return {
+    ...quietSettings,
+    security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+    general: { enableAutoUpdate: false },
+    // Fewer side requests to the model, and no dialogs after a turn.
+    ui: { hideTips: true, enableWelcomeBack: false, enableUserFeedback: false, enableFollowupSuggestions: false },
+    model: { skipNextSpeakerCheck: true, skipLoopDetection: true },
+    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
+    // The packaged ripgrep binary is installed without its execute bit: use the built-in search.
+    tools: { useRipgrep: false },
+  };
+}
+
+async function binPath(packageName: string): Promise<string> {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve(`${packageName}/package.json`);
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { bin: Record<string, string> };
+  const [bin] = Object.values(manifest.bin);
+  if (!bin) throw new Error(`${packageName} declares no executable`);
+  return path.join(path.dirname(manifestPath), bin);
+}
+
+async function writeJson(file: string, value: object): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+function shellLine(command: Omit<CliCommand, 'shellLine'>): string {
+  const assignments = Object.entries(command.env).map(([name, value]) => `${name}=${shellQuote(value)}`);
+  const words = ['env -u TERM_PROGRAM -u TERM_PROGRAM_VERSION', ...assignments, ...command.argv.map(shellQuote)];
+  return `cd ${shellQuote(command.cwd)} && ${words.join(' ')}`;
+}
+
+/**
+ * Prepares a private HOME with settings, the fake model, and the command line that starts the
+ * real CLI interactively (default approval mode) with the edit prompt already submitted.
+ */
+export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLaunch> {
+  const { cli, home, tmpDir, edit } = options;
+  await mkdir(tmpDir, { recursive: true });
+  const prompt = editPrompt(edit);
+  // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
+  // TERM_PROGRAM, XDG_*) may change how the CLI behaves.
+  const baseEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/sh',
+    HOME: home,
+    TMPDIR: tmpDir,
+  };
+  const model = cli === 'qwen' ? await FakeOpenAiModel.start({ prompt, edit }) : undefined;
+  let env: Record<string, string>;
+  let args: string[];
+  if (model) {
+    const qwenHome = options.qwenHome ?? path.join(home, '.qwen');
+    await writeJson(path.join(qwenHome, 'settings.json'), qwenSettings());
+    env = {
+      ...baseEnv,
+      QWEN_HOME: qwenHome,
+      QWEN_CODE_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+      QWEN_CODE_SYSTEM_DEFAULTS_PATH: path.join(home, 'no-system-defaults.json'),
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: 'fake-key',
+      OPENAI_MODEL: 'fake-model',
+    };
+    args = [await binPath('@qwen-code/qwen-code'), '--approval-mode', 'default', '-i', prompt];
+  } else {
+    await writeJson(path.join(home, '.gemini', 'settings.json'), geminiSettings());
+    const responses = path.join(home, 'fake-gemini-responses.jsonl');
+    await writeFakeGeminiResponses(responses, edit);
+    env = {
+      ...baseEnv,
+      GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join(home, 'no-system-defaults.json'),
+      GEMINI_API_KEY: 'fake-key',
+      // The CLI would otherwise reach the IDE at host.docker.internal inside a container.
+      REMOTE_CONTAINERS: 'true',
+    };
+    const bin = await binPath('@google/gemini-cli');
+    // The pinned model keeps the model router from taking a canned response.
+    args = [bin, '-m', 'gemini-2.5-flash', '--approval-mode', 'default', '--fake-responses-non-strict', responses];
+    args.push('-i', prompt);
+  }
+  const partial = { argv: [process.execPath, ...args], env: { ...env, ...options.env }, cwd: options.cwd };
+  return {
+    command: { ...partial, shellLine: shellLine(partial) },
+    close: async () => model?.close(),
+  };
+}

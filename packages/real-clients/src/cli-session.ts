@@ -1,0 +1,128 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { prepareCliLaunch, type CliCommand, type CliLaunch, type CliLaunchOptions, type CliName } from './cli-launch.js';
+import { shellQuote, TmuxPane } from './tmux.js';
+
+export interface CliSessionOptions extends CliLaunchOptions {
+  /**
+   * What the pane runs instead of the CLI itself, e.g. an editor whose terminal runs
+   * `cli.shellLine`. The pane's environment is `cli.env` either way.
+   */
+  command?: (cli: CliCommand) => string[];
+  width?: number;
+  height?: number;
+}
+
+/** Both CLIs ask this in their own confirmation dialog for a file edit. */
+export const confirmationPattern = /Apply this change\?/;
+
+/** Shown once the CLI is idle and waiting for the user's next message. */
+export const inputPattern = /Type your message/;
+
+// Keys for "Yes, allow once" (option 1, picked by its number) and for "No" (Esc).
+const approveKeys = ['1'];
+const rejectKeys = ['Escape'];
+
+export type ScreenCondition = RegExp | ((screen: string) => boolean);
+
+/** The real CLI, interactive in a tmux pane, talking to a fake model. */
+export class CliSession {
+  private constructor(
+    readonly cli: CliName,
+    private readonly launch: CliLaunch,
+    private readonly pane: TmuxPane,
+  ) {}
+
+  static async start(options: CliSessionOptions): Promise<CliSession> {
+    const launch = await prepareCliLaunch(options);
+    const { command } = launch;
+    try {
+      const dir = path.join(options.tmpDir, 'tmux');
+      await mkdir(dir, { recursive: true });
+      const shellLine = options.command ? options.command(command).map(shellQuote).join(' ') : command.shellLine;
+      const { env, cwd } = command;
+      const pane = await TmuxPane.start({ dir, cwd, shellLine, env, width: options.width, height: options.height });
+      return new CliSession(options.cli, launch, pane);
+    } catch (error) {
+      await launch.close();
+      throw error;
+    }
+  }
+
+  /** The exact command and environment that start the CLI, for running it elsewhere. */
+  cliCommand(): CliCommand {
+    return this.launch.command;
+  }
+
+  /** The pane's first process; every process the pane starts is in its process group. */
+  get panePid(): number {
+    return this.pane.pid;
+  }
+
+  screen(): Promise<string> {
+    return this.pane.capture();
+  }
+
+  /**
+   * Polls the screen until it matches; returns that screen. Fails early if the pane's
+   * command exits, and on timeout, with the last screen in the message.
+   */
+  async waitForScreen(condition: ScreenCondition, timeoutMs = 60_000): Promise<string> {
+    const matches = typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = await this.screen();
+      if (matches(screen)) return screen;
+      const status = await this.pane.exitStatus();
+      if (status !== undefined) {
+        throw new Error(`${this.cli}: the pane's command exited with status ${status} before ${condition}; screen:\n${screen}`);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`${this.cli}: no ${condition} on screen within ${timeoutMs} ms; screen:\n${screen}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** tmux key names: 'Enter', 'Escape', 'Down', 'C-c', or single characters. */
+  sendKeys(...keys: string[]): Promise<void> {
+    return this.pane.sendKeys(...keys);
+  }
+
+  /** Types text literally. */
+  type(text: string): Promise<void> {
+    return this.pane.type(text);
+  }
+
+  /**
+   * Types a message and sends it. Enter goes separately, once the text shows: typed in the
+   * same burst, the CLI takes it for part of a paste and inserts a newline instead.
+   */
+  async submit(text: string, timeoutMs?: number): Promise<void> {
+    await this.type(text);
+    await this.waitForScreen((screen) => screen.includes(text), timeoutMs);
+    await this.sendKeys('Enter');
+  }
+
+  /** Waits for the CLI's own confirmation dialog and picks "allow once". */
+  async approveInTerminal(timeoutMs?: number): Promise<void> {
+    await this.waitForScreen(confirmationPattern, timeoutMs);
+    await this.sendKeys(...approveKeys);
+  }
+
+  /** Waits for the CLI's own confirmation dialog and declines the edit. */
+  async rejectInTerminal(timeoutMs?: number): Promise<void> {
+    await this.waitForScreen(confirmationPattern, timeoutMs);
+    await this.sendKeys(...rejectKeys);
+  }
+
+  /** Ends the pane with every process in it, and the fake model. Safe to call twice. */
+  async stop(): Promise<void> {
+    await this.pane.stop();
+    await this.launch.close();
+  }
+}
+
+export function startCliSession(options: CliSessionOptions): Promise<CliSession> {
+  return CliSession.start(options);
+}
