@@ -1,0 +1,227 @@
+/**
+ * The reference test of `tandem bridge`: a test program drives the sidecar as an editor would,
+ * while the real Gemini CLI and Qwen Code clients connect to it through discovery alone.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startRealClient, type RealClient } from '../../../real-clients/src/real-client.js';
+import { makeSandbox, type Sandbox } from '../../../core/src/engine.fixture.js';
+import { BridgeEditor } from './bridge-editor.fixture.js';
+
+function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
+  return { ...process.env, TMPDIR: sandbox.tmpDir, QWEN_HOME: sandbox.qwenHome, HOME: sandbox.home };
+}
+
+function initializeParams(sandbox: Sandbox, pid = process.pid) {
+  return {
+    protocol: 1,
+    editor: { name: 'reference-editor', displayName: 'Reference Editor', version: '1.0', pid },
+    workspaceFolders: [sandbox.workspace],
+  };
+}
+
+async function gone(path: string) {
+  await assert.rejects(stat(path), { code: 'ENOENT' }, `${path} should be removed`);
+}
+
+describe('tandem bridge with the real clients connected', () => {
+  let sandbox: Sandbox;
+  let editor: BridgeEditor;
+  let gemini: RealClient;
+  let qwen: RealClient;
+  let discoveryFiles: string[];
+  const diffs = new Map<string, Record<string, unknown>>();
+  const texts = new Map<string, string>();
+  const file = (name: string) => join(sandbox.workspace, name);
+
+  before(async () => {
+    sandbox = await makeSandbox();
+    await writeFile(file('a.ts'), 'export const a = 1;\n');
+    await writeFile(file('b.ts'), 'export const b = 2;\n');
+    editor = new BridgeEditor(sandboxEnv(sandbox));
+    editor.handle('diff/open', (params) => {
+      diffs.set(params.id as string, params);
+      return {};
+    });
+    editor.handle('diff/close', (params) => {
+      const id = params.id as string;
+      return { content: texts.get(id) ?? diffs.get(id)?.newContent };
+    });
+    const reply = await editor.request('initialize', initializeParams(sandbox));
+    assert.equal(reply.error, undefined, JSON.stringify(reply.error));
+    const result = reply.result as { port: number; env: Record<string, string>; discoveryFiles: string[] };
+    discoveryFiles = result.discoveryFiles;
+    assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
+    gemini = await startRealClient({ kind: 'gemini', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+    qwen = await startRealClient({ kind: 'qwen', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+  });
+
+  after(async () => {
+    await Promise.all([gemini?.kill(), qwen?.kill(), editor?.kill()]);
+    await sandbox.remove();
+  });
+
+  it('both clients connect, named by the editor, and the editor is told', async () => {
+    for (const client of [gemini, qwen]) {
+      assert.equal(client.detectedIde?.displayName, 'Reference Editor');
+      const state = await client.connect();
+      assert.equal(state.status, 'connected', state.details);
+      assert.equal(state.diffingEnabled, true);
+    }
+    await editor.waitFor(
+      (m) => m.method === 'status' && (m.params!.clients as unknown[]).length === 2,
+      'a status with two clients',
+    );
+  });
+
+  it('context events reach both clients', async () => {
+    editor.notify('file/opened', { path: file('a.ts') });
+    editor.notify('file/opened', { path: file('b.ts') });
+    editor.notify('file/focused', { path: file('b.ts') });
+    editor.notify('cursor/changed', { path: file('b.ts'), line: 1, character: 14, selectedText: 'b = 2' });
+    for (const client of [gemini, qwen]) {
+      const context = await client.waitForContext((c) => c?.workspaceState?.openFiles?.[0]?.selectedText === 'b = 2');
+      assert.deepEqual(
+        context!.workspaceState!.openFiles!.map((f) => [f.path, f.isActive ?? false]),
+        [[file('b.ts'), true], [file('a.ts'), false]],
+      );
+      assert.deepEqual(context!.workspaceState!.openFiles![0]!.cursor, { line: 1, character: 14 });
+    }
+  });
+
+  it('a diff from each client is shown; one accepted with an edit, one rejected', async () => {
+    const fromGemini = gemini.openDiff(file('a.ts'), 'export const a = 10;\n');
+    const fromQwen = qwen.openDiff(file('b.ts'), 'export const b = 20;\n');
+    await Promise.all([fromGemini.opened, fromQwen.opened]);
+    const shownA = [...diffs.values()].find((d) => d.filePath === file('a.ts'))!;
+    const shownB = [...diffs.values()].find((d) => d.filePath === file('b.ts'))!;
+    assert.equal(shownA.oldContent, 'export const a = 1;\n');
+    assert.equal((shownA.client as { name: string }).name, 'Gemini CLI');
+    assert.equal((shownB.client as { name: string }).name, 'Qwen Code');
+    assert.notEqual(shownA.id, shownB.id);
+    editor.notify('diff/accepted', { id: shownA.id, content: 'export const a = 11;\n' });
+    editor.notify('diff/rejected', { id: shownB.id });
+    assert.deepEqual(await fromGemini.result, { status: 'accepted', content: 'export const a = 11;\n' });
+    assert.equal((await fromQwen.result).status, 'rejected');
+
+    // A second answer for a closed diff is ignored with a warning.
+    editor.notify('diff/accepted', { id: shownA.id, content: 'late\n' });
+    await editor.waitForLog(`diff ${shownA.id} accepted, but it is not open`);
+  });
+
+  it('a diff closed from the CLI side asks the editor for its text and closes the view', async () => {
+    for (const client of [gemini, qwen]) {
+      const target = file(`new-${client.kind}.ts`);
+      const pending = client.openDiff(target, 'proposal\n');
+      await pending.opened;
+      const shown = [...diffs.values()].find((d) => d.filePath === target)!;
+      assert.equal(shown.oldContent, null);
+      texts.set(shown.id as string, 'proposal, edited in the editor\n');
+      await client.resolveDiffFromCli(target, 'accepted');
+      const result = await pending.result;
+      assert.equal(result.status, 'accepted');
+      assert.equal(result.content, 'proposal, edited in the editor\n');
+      await editor.waitFor((m) => m.method === 'diff/close' && m.params!.id === shown.id, 'diff/close');
+    }
+  });
+
+  it('diff ids are never reused', () => {
+    const ids = [...diffs.keys()];
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('bad input gets errors, and the sidecar keeps serving', async () => {
+    editor.sendLine('this is not json');
+    await editor.waitFor((m) => m.error?.code === -32700, 'a parse error');
+    const unknown = await editor.request('no/such/method', {});
+    assert.equal(unknown.error?.code, -32601);
+    const again = await editor.request('initialize', initializeParams(sandbox));
+    assert.match(again.error?.message ?? '', /already initialized/);
+    editor.notify('cursor/changed', { path: 'relative/path', line: 0, character: 1 });
+    editor.sendLine(JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} }));
+    await editor.waitForLog('unknown request id 999');
+    await editor.waitForLog('ignored cursor/changed: invalid params');
+    editor.notify('file/focused', { path: file('a.ts') });
+    await gemini.waitForContext((c) => c?.workspaceState?.openFiles?.[0]?.path === file('a.ts'));
+  });
+
+  it('shutdown rejects open diffs, removes the files and exits 0', async () => {
+    const pending = gemini.openDiff(file('a.ts'), 'left open\n');
+    await pending.opened;
+    const reply = await editor.request('shutdown', {});
+    assert.deepEqual(reply.result, {});
+    assert.equal((await pending.result).status, 'rejected');
+    assert.equal(await editor.exited, 0);
+    for (const path of discoveryFiles) await gone(path);
+  });
+});
+
+describe('tandem bridge ends by itself', () => {
+  it('when its stdin closes: the open diff is rejected and nothing is left behind', async () => {
+    const sandbox = await makeSandbox();
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    editor.handle('diff/open', () => ({}));
+    const reply = await editor.request('initialize', initializeParams(sandbox));
+    const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+    const client = await startRealClient({ kind: 'qwen', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+    try {
+      assert.equal((await client.connect()).status, 'connected');
+      const pending = client.openDiff(join(sandbox.workspace, 'x.txt'), 'x\n');
+      await pending.opened;
+      editor.process.stdin.end();
+      assert.equal((await pending.result).status, 'rejected');
+      assert.equal(await editor.exited, 0);
+      for (const path of files) await gone(path);
+    } finally {
+      await client.kill();
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+
+  it('when the editor’s process dies', async () => {
+    const sandbox = await makeSandbox();
+    const fakeEditorProcess = spawn('sleep', ['600']);
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    editor.handle('diff/open', () => ({}));
+    try {
+      const reply = await editor.request('initialize', initializeParams(sandbox, fakeEditorProcess.pid));
+      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+      const client = await startRealClient({ kind: 'gemini', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+      try {
+        assert.equal((await client.connect()).status, 'connected');
+        const pending = client.openDiff(join(sandbox.workspace, 'y.txt'), 'y\n');
+        await pending.opened;
+        fakeEditorProcess.kill('SIGKILL');
+        assert.equal((await pending.result).status, 'rejected');
+        assert.equal(await editor.exited, 0);
+        for (const path of files) await gone(path);
+      } finally {
+        await client.kill();
+      }
+    } finally {
+      fakeEditorProcess.kill('SIGKILL');
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+
+  it('on SIGTERM, cleaning up first', async () => {
+    const sandbox = await makeSandbox();
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    try {
+      const reply = await editor.request('initialize', initializeParams(sandbox));
+      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+      for (const path of files) await stat(path);
+      editor.process.kill('SIGTERM');
+      assert.equal(await editor.exited, 143);
+      for (const path of files) await gone(path);
+    } finally {
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import { open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locations } from './locations.js';
+
+/**
+ * The kinds of discovery file, each named after where it lives and who reads it:
+ * - `gemini`: `<tmp>/gemini/ide/gemini-ide-server-<PID>-<PORT>.json`, Gemini CLI.
+ * - `gemini-pid`: `<tmp>/gemini/ide/gemini-ide-server-<PID>.json`, written by older companions;
+ *   Gemini CLI reads it first when PID is its IDE PID.
+ * - `qwen-lock`: `<qwenHome>/ide/<PORT>.lock`, Qwen Code ≥ 0.5.
+ * - `qwen-tmp`: `<tmp>/qwen-code-ide-server-<PID or PORT>.json`, Qwen Code's legacy lookup.
+ * - `qwen-legacy`: `<tmp>/gemini/ide/qwen-code-ide-server-<PID>-<PORT>.json`, Qwen Code 0.1.
+ */
+export type DiscoveryKind = 'gemini' | 'gemini-pid' | 'qwen-lock' | 'qwen-tmp' | 'qwen-legacy';
+
+export interface DiscoveryFile {
+  path: string;
+  kind: DiscoveryKind;
+  /** The file name's PID (`gemini`, `gemini-pid`, `qwen-legacy`). */
+  namePid?: number;
+  /** The file name's port (`gemini`, `qwen-lock`, `qwen-legacy`). */
+  namePort?: number;
+  /** The file name's number for `qwen-tmp`, which Qwen Code reads as a PID or as a port. */
+  nameNumber?: number;
+  mtimeMs: number;
+  /** Whether the file's owner is the current user (Gemini CLI ignores other users' files). */
+  ownedByUser: boolean;
+  /** The parsed JSON, whatever it is; undefined when the file is not JSON. */
+  content?: unknown;
+  /** Why the file could not be read or parsed. */
+  error?: string;
+}
+
+interface NamePattern {
+  dir: keyof Pick<Locations, 'geminiIdeDir' | 'qwenIdeDir' | 'tmpDir'>;
+  regex: RegExp;
+  kind: DiscoveryKind;
+  fields: (match: RegExpExecArray) => Pick<DiscoveryFile, 'namePid' | 'namePort' | 'nameNumber'>;
+}
+
+const PATTERNS: NamePattern[] = [
+  {
+    dir: 'geminiIdeDir',
+    regex: /^gemini-ide-server-(\d+)-(\d+)\.json$/,
+    kind: 'gemini',
+    fields: (m) => ({ namePid: Number(m[1]), namePort: Number(m[2]) }),
+  },
+  {
+    dir: 'geminiIdeDir',
+    regex: /^gemini-ide-server-(\d+)\.json$/,
+    kind: 'gemini-pid',
+    fields: (m) => ({ namePid: Number(m[1]) }),
+  },
+  {
+    dir: 'geminiIdeDir',
+    regex: /^qwen-code-ide-server-(\d+)-(\d+)\.json$/,
+    kind: 'qwen-legacy',
+    fields: (m) => ({ namePid: Number(m[1]), namePort: Number(m[2]) }),
+  },
+  {
+    dir: 'qwenIdeDir',
+    regex: /^(\d+)\.lock$/,
+    kind: 'qwen-lock',
+    fields: (m) => ({ namePort: Number(m[1]) }),
+  },
+  {
+    dir: 'tmpDir',
+    regex: /^qwen-code-ide-server-(\d+)\.json$/,
+    kind: 'qwen-tmp',
+    fields: (m) => ({ nameNumber: Number(m[1]) }),
+  },
+];
+
+/** Every discovery file in every place a CLI looks, in a stable order (kind, then name). */
+export async function scanDiscoveryFiles(locations: Locations): Promise<DiscoveryFile[]> {
+  const found: DiscoveryFile[] = [];
+  const listings = new Map<string, string[]>();
+  for (const pattern of PATTERNS) {
+    const dir = locations[pattern.dir];
+    if (!listings.has(dir)) listings.set(dir, (await readdir(dir).catch(() => [])).sort());
+    for (const name of listings.get(dir) ?? []) {
+      const match = pattern.regex.exec(name);
+      if (match) found.push(await readDiscoveryFile(join(dir, name), pattern.kind, pattern.fields(match)));
+    }
+  }
+  return found;
+}
+
+async function readDiscoveryFile(
+  path: string,
+  kind: DiscoveryKind,
+  fields: Pick<DiscoveryFile, 'namePid' | 'namePort' | 'nameNumber'>,
+): Promise<DiscoveryFile> {
+  const file: DiscoveryFile = { path, kind, ...fields, mtimeMs: 0, ownedByUser: false };
+  let text: string;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const stat = await handle.stat();
+      file.mtimeMs = stat.mtimeMs;
+      file.ownedByUser = process.getuid === undefined || stat.uid === process.getuid();
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return { ...file, error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})` };
+  }
+  try {
+    return { ...file, content: JSON.parse(text) as unknown };
+  } catch {
+    return { ...file, error: 'is not valid JSON' };
+  }
+}
+
+/** The fields a companion writes, read leniently for display and for choosing a companion. */
+export interface DiscoveryFields {
+  port?: number;
+  /** The raw `workspacePath` when it is a string. */
+  workspacePath?: string;
+  authToken?: string;
+  ideInfo?: { name: string; displayName: string };
+  ppid?: number;
+  /** The writer's PID when the file carries Tandem's mark. */
+  tandemPid?: number;
+}
+
+export function fieldsOf(file: DiscoveryFile): DiscoveryFields {
+  const data = isObject(file.content) ? file.content : {};
+  const fields: DiscoveryFields = {};
+  const port = Number(data.port);
+  if (Number.isInteger(port) && port > 0 && port <= 65535) fields.port = port;
+  if (typeof data.workspacePath === 'string') fields.workspacePath = data.workspacePath;
+  if (typeof data.authToken === 'string' && data.authToken !== '') fields.authToken = data.authToken;
+  const ideInfo = isObject(data.ideInfo) ? data.ideInfo : undefined;
+  if (typeof ideInfo?.name === 'string' && typeof ideInfo.displayName === 'string') {
+    fields.ideInfo = { name: ideInfo.name, displayName: ideInfo.displayName };
+  }
+  if (Number.isInteger(data.ppid)) fields.ppid = data.ppid as number;
+  const tandem = isObject(data.tandem) ? data.tandem : undefined;
+  if (Number.isInteger(tandem?.pid)) fields.tandemPid = tandem?.pid as number;
+  return fields;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { DiffRequest } from '@tandem/core';
+import { ReviewQueue, type ReviewChange } from './review-queue.js';
+
+/** The engine's side of the queue: what it was told. */
+function answersSink() {
+  const answers: string[] = [];
+  return {
+    answers,
+    diffAccepted: (id: string, content: string) => answers.push(`accepted ${id}: ${content}`),
+    diffRejected: (id: string) => answers.push(`rejected ${id}`),
+  };
+}
+
+function setUp() {
+  const warnings: string[] = [];
+  const queue = new ReviewQueue({ warn: (message) => warnings.push(message) });
+  const sink = answersSink();
+  queue.answerTo(sink);
+  const changes: ReviewChange[] = [];
+  queue.subscribe((change) => changes.push(change));
+  return { queue, sink, warnings, changes };
+}
+
+function diff(id: string, overrides: Partial<DiffRequest> = {}): DiffRequest {
+  return {
+    id,
+    filePath: `/work/project/${id}.ts`,
+    oldContent: 'old\n',
+    newContent: 'new\n',
+    client: { sessionId: 'session-1', name: 'Gemini CLI', version: '0.61.0' },
+    ...overrides,
+  };
+}
+
+describe('ReviewQueue', () => {
+  test('a shown diff is pending, its draft the proposal, and listeners hear of it', async () => {
+    const { queue, changes } = setUp();
+    await queue.showDiff(diff('a'));
+    const [review] = queue.pending();
+    assert.equal(review?.draft, 'new\n');
+    assert.equal(review?.proposal, 'new\n');
+    assert.deepEqual(review?.client, { name: 'Gemini CLI', version: '0.61.0' });
+    assert.deepEqual(
+      changes.map((change) => change.type),
+      ['opened'],
+    );
+  });
+
+  test('a new file keeps oldContent null', async () => {
+    const { queue } = setUp();
+    await queue.showDiff(diff('n', { oldContent: null }));
+    assert.equal(queue.pending()[0]?.oldContent, null);
+  });
+
+  test('diffs queue in the order they arrive', async () => {
+    const { queue } = setUp();
+    await queue.showDiff(diff('first'));
+    await queue.showDiff(diff('second'));
+    assert.deepEqual(
+      queue.pending().map((review) => review.id),
+      ['first', 'second'],
+    );
+  });
+
+  test('the same id twice is refused', async () => {
+    const { queue } = setUp();
+    await queue.showDiff(diff('a'));
+    await assert.rejects(queue.showDiff(diff('a')), /already open/);
+  });
+
+  test('closeDiff returns the latest draft and forgets the diff', async () => {
+    const { queue, sink, changes } = setUp();
+    await queue.showDiff(diff('a'));
+    assert.equal(queue.updateDraft('a', 'edited\n'), true);
+    assert.equal(await queue.closeDiff('a'), 'edited\n');
+    assert.deepEqual(queue.pending(), []);
+    assert.deepEqual(changes.at(-1), { type: 'closed', id: 'a', outcome: 'closed' });
+    assert.deepEqual(sink.answers, [], 'a close is no answer');
+  });
+
+  test('closeDiff of a diff that is not open rejects', async () => {
+    const { queue } = setUp();
+    await assert.rejects(queue.closeDiff('missing'), /not open/);
+  });
+
+  test('accept reaches the engine with the content, once', async () => {
+    const { queue, sink, warnings, changes } = setUp();
+    await queue.showDiff(diff('a'));
+    assert.equal(queue.accept('a', 'final\n'), true);
+    assert.equal(queue.accept('a', 'again\n'), false);
+    assert.equal(queue.reject('a'), false);
+    assert.deepEqual(sink.answers, ['accepted a: final\n']);
+    assert.equal(warnings.length, 2);
+    assert.match(warnings[0]!, /accept diff a: it is no longer pending/);
+    assert.deepEqual(changes.at(-1), { type: 'closed', id: 'a', outcome: 'accepted' });
+  });
+
+  test('reject reaches the engine, and a later accept is ignored with a warning', async () => {
+    const { queue, sink, warnings } = setUp();
+    await queue.showDiff(diff('a'));
+    assert.equal(queue.reject('a'), true);
+    assert.equal(queue.accept('a', 'late\n'), false);
+    assert.deepEqual(sink.answers, ['rejected a']);
+    assert.match(warnings[0]!, /no longer pending/);
+  });
+
+  test('answering a diff the CLI closed is ignored with a warning', async () => {
+    const { queue, sink, warnings } = setUp();
+    await queue.showDiff(diff('a'));
+    await queue.closeDiff('a');
+    assert.equal(queue.accept('a', 'x'), false);
+    assert.equal(queue.updateDraft('a', 'x'), false);
+    assert.deepEqual(sink.answers, []);
+    assert.equal(warnings.length, 2);
+  });
+
+  test('clients are kept by name and version', () => {
+    const { queue, changes } = setUp();
+    queue.clientsChanged([{ sessionId: 's', name: 'Qwen Code', version: '0.24.4' }]);
+    assert.deepEqual(queue.clients(), [{ name: 'Qwen Code', version: '0.24.4' }]);
+    assert.deepEqual(changes, [
+      { type: 'clients', clients: [{ name: 'Qwen Code', version: '0.24.4' }] },
+    ]);
+  });
+
+  test('an unsubscribed listener hears nothing more', async () => {
+    const { queue } = setUp();
+    const heard: ReviewChange[] = [];
+    const unsubscribe = queue.subscribe((change) => heard.push(change));
+    unsubscribe();
+    await queue.showDiff(diff('a'));
+    assert.deepEqual(heard, []);
+  });
+});

@@ -1,0 +1,364 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import type { DiffRequest } from '@tandem/core';
+import { ReviewQueue } from './review-queue.js';
+import { ReviewServer } from './review-server.js';
+
+interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** A raw HTTP request: the test sets `Host` and `Origin` as a browser (or an attacker) would. */
+function send(port: number, path: string, options: RequestOptions = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+function diff(id: string, overrides: Partial<DiffRequest> = {}): DiffRequest {
+  return {
+    id,
+    filePath: `/work/project/${id}.py`,
+    oldContent: 'print("old")\n',
+    newContent: 'print("new")\n',
+    client: { sessionId: 'session-1', name: 'Qwen Code', version: '0.24.4' },
+    ...overrides,
+  };
+}
+
+describe('ReviewServer', () => {
+  let pageDir: string;
+  let server: ReviewServer;
+  let queue: ReviewQueue;
+  let answers: string[];
+  let warnings: string[];
+  let cookie: string;
+  let origin: string;
+
+  before(() => {
+    pageDir = mkdtempSync(join(tmpdir(), 'tandem-review-page-'));
+    mkdirSync(join(pageDir, 'assets', 'chunks'), { recursive: true });
+    writeFileSync(
+      join(pageDir, 'index.html'),
+      '<!doctype html><meta name="tandem-style-nonce" content="__CSP_NONCE__"><p>page</p>',
+    );
+    writeFileSync(join(pageDir, 'assets', 'app.js'), 'console.log(1);');
+    writeFileSync(join(pageDir, 'assets', 'chunks', 'python.js'), 'export {};');
+    writeFileSync(join(pageDir, 'secret.txt'), 'outside the assets');
+  });
+
+  after(() => rmSync(pageDir, { recursive: true, force: true }));
+
+  beforeEach(async () => {
+    answers = [];
+    warnings = [];
+    const log = { warn: (message: string) => warnings.push(message), error: () => {} };
+    queue = new ReviewQueue(log);
+    queue.answerTo({
+      diffAccepted: (id, content) => answers.push(`accepted ${id}: ${content}`),
+      diffRejected: (id) => answers.push(`rejected ${id}`),
+    });
+    server = await ReviewServer.start({
+      queue,
+      pageDir,
+      workspaceFolders: ['/work/project'],
+      maxBodyBytes: 4096,
+      log,
+    });
+    const signIn = await send(server.port, new URL(server.url).pathname + new URL(server.url).search);
+    cookie = String(signIn.headers['set-cookie']?.[0]).split(';')[0]!;
+    origin = `http://127.0.0.1:${server.port}`;
+  });
+
+  afterEach(() => server.stop());
+
+  const json = (body: unknown, headers: Record<string, string> = {}): RequestOptions => ({
+    method: 'POST',
+    headers: { cookie, origin, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+  test('the URL carries a secret of at least 128 bits on 127.0.0.1', () => {
+    const url = new URL(server.url);
+    assert.equal(url.hostname, '127.0.0.1');
+    assert.ok(Buffer.from(url.searchParams.get('secret')!, 'base64url').length >= 16);
+  });
+
+  test('without the secret there is nothing but a 401 page', async () => {
+    for (const path of ['/', '/assets/app.js', '/api/state', '/api/events', '/nowhere']) {
+      const reply = await send(server.port, path);
+      assert.equal(reply.status, 401, path);
+      assert.doesNotMatch(reply.body, /<p>page<\/p>|console/, path);
+    }
+    const page = await send(server.port, '/');
+    assert.match(String(page.headers['content-type']), /text\/html/);
+    assert.match(page.body, /Open the review page with the URL/);
+  });
+
+  test('a wrong secret or a forged cookie gets a 401', async () => {
+    assert.equal((await send(server.port, '/?secret=guess')).status, 401);
+    const forged = { headers: { cookie: `${cookie.split('=')[0]}=forged` } };
+    assert.equal((await send(server.port, '/', forged)).status, 401);
+  });
+
+  test('the secret sets an HttpOnly, SameSite=Strict cookie and redirects it out of the URL', async () => {
+    const url = new URL(server.url);
+    const reply = await send(server.port, url.pathname + url.search);
+    assert.equal(reply.status, 303);
+    assert.equal(reply.headers.location, './');
+    const setCookie = String(reply.headers['set-cookie']?.[0]);
+    assert.match(setCookie, /; HttpOnly/);
+    assert.match(setCookie, /; SameSite=Strict/);
+    assert.doesNotMatch(setCookie, new RegExp(url.searchParams.get('secret')!), 'not the secret');
+    const page = await send(server.port, '/', { headers: { cookie } });
+    assert.equal(page.status, 200);
+  });
+
+  test('every response has a strict CSP; the page gets its style nonce', async () => {
+    const page = await send(server.port, '/', { headers: { cookie } });
+    const csp = String(page.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce);
+    assert.match(page.body, new RegExp(`content="${nonce.replace(/[+/=]/g, '\\$&')}"`));
+    const other = await send(server.port, '/', { headers: { cookie } });
+    assert.notEqual(/'nonce-([^']+)'/.exec(String(other.headers['content-security-policy']))?.[1], nonce);
+    const refused = await send(server.port, '/');
+    assert.match(String(refused.headers['content-security-policy']), /default-src 'none'/);
+    assert.equal(page.headers['x-frame-options'], 'DENY');
+    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+  });
+
+  test('a foreign Host is refused with 403, even with the cookie', async () => {
+    for (const host of [`evil.example:${server.port}`, `127.0.0.1:1`, 'localhost']) {
+      const reply = await send(server.port, '/', { headers: { cookie, host } });
+      assert.equal(reply.status, 403, host);
+    }
+    for (const host of [`localhost:${server.port}`, `[::1]:${server.port}`]) {
+      const reply = await send(server.port, '/', { headers: { cookie, host } });
+      assert.equal(reply.status, 200, host);
+    }
+  });
+
+  test('no CORS headers, not even for a preflight', async () => {
+    const preflight = await send(server.port, '/api/reviews/a/accept', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+    });
+    const page = await send(server.port, '/', { headers: { cookie } });
+    for (const reply of [preflight, page]) {
+      assert.deepEqual(
+        Object.keys(reply.headers).filter((name) => name.startsWith('access-control-')),
+        [],
+      );
+    }
+  });
+
+  test('a state change from a foreign Origin is refused with 403', async () => {
+    await queue.showDiff(diff('a'));
+    const reply = await send(
+      server.port,
+      '/api/reviews/a/accept',
+      json({ content: 'x' }, { origin: 'http://evil.example' }),
+    );
+    assert.equal(reply.status, 403);
+    const otherPort = await send(
+      server.port,
+      '/api/reviews/a/reject',
+      json({}, { origin: `http://127.0.0.1:${server.port + 1}` }),
+    );
+    assert.equal(otherPort.status, 403);
+    assert.deepEqual(answers, []);
+    assert.equal(queue.pending().length, 1);
+  });
+
+  test('a state change without Origin is refused with 403', async () => {
+    await queue.showDiff(diff('a'));
+    const options = json({ content: 'x' });
+    delete options.headers!.origin;
+    assert.equal((await send(server.port, '/api/reviews/a/accept', options)).status, 403);
+    assert.deepEqual(answers, []);
+  });
+
+  test('a state change needs a JSON content type', async () => {
+    await queue.showDiff(diff('a'));
+    const reply = await send(
+      server.port,
+      '/api/reviews/a/accept',
+      json({ content: 'x' }, { 'content-type': 'text/plain' }),
+    );
+    assert.equal(reply.status, 415);
+    assert.deepEqual(answers, []);
+  });
+
+  test('a body over the limit gets a clear 413', async () => {
+    await queue.showDiff(diff('a'));
+    const reply = await send(server.port, '/api/reviews/a/draft', {
+      ...json({ content: 'x'.repeat(5000) }),
+      method: 'PUT',
+    });
+    assert.equal(reply.status, 413);
+    assert.match(JSON.parse(reply.body).error, /larger than the limit of 4096 bytes/);
+    assert.equal(queue.pending()[0]?.draft, 'print("new")\n');
+  });
+
+  test('accept reaches the engine with the page content', async () => {
+    await queue.showDiff(diff('a'));
+    const reply = await send(server.port, '/api/reviews/a/accept', json({ content: 'edited\n' }));
+    assert.equal(reply.status, 204);
+    assert.deepEqual(answers, ['accepted a: edited\n']);
+    assert.deepEqual(queue.pending(), []);
+  });
+
+  test('reject reaches the engine; answering again is a 409 and a warning', async () => {
+    await queue.showDiff(diff('a'));
+    assert.equal((await send(server.port, '/api/reviews/a/reject', json({}))).status, 204);
+    const again = await send(server.port, '/api/reviews/a/accept', json({ content: 'x' }));
+    assert.equal(again.status, 409);
+    assert.deepEqual(answers, ['rejected a']);
+    assert.equal(warnings.length, 1);
+  });
+
+  test('a draft is kept for closeDiff; a malformed one is a 400', async () => {
+    await queue.showDiff(diff('a'));
+    const draft = (content: unknown) => ({ ...json({ content }), method: 'PUT' });
+    assert.equal((await send(server.port, '/api/reviews/a/draft', draft('mine\n'))).status, 204);
+    assert.equal((await send(server.port, '/api/reviews/a/draft', draft(42))).status, 400);
+    const broken = { ...draft(''), body: '{not json' };
+    assert.equal((await send(server.port, '/api/reviews/a/draft', broken)).status, 400);
+    assert.equal(await queue.closeDiff('a'), 'mine\n');
+  });
+
+  test('the wrong method is a 405; an unknown route a 404', async () => {
+    await queue.showDiff(diff('a'));
+    const wrong = { ...json({ content: 'x' }), method: 'PUT' };
+    assert.equal((await send(server.port, '/api/reviews/a/accept', wrong)).status, 405);
+    assert.equal((await send(server.port, '/api/nothing', json({}))).status, 404);
+  });
+
+  test('assets are served; nothing outside assets/ is', async () => {
+    const chunk = await send(server.port, '/assets/chunks/python.js', { headers: { cookie } });
+    assert.equal(chunk.status, 200);
+    assert.match(String(chunk.headers['content-type']), /text\/javascript/);
+    for (const path of ['/assets/..%2fsecret.txt', '/assets/%2e%2e/secret.txt', '/secret.txt']) {
+      const reply = await send(server.port, path, { headers: { cookie } });
+      assert.equal(reply.status, 404, path);
+      assert.doesNotMatch(reply.body, /outside the assets/);
+    }
+  });
+
+  test('the state lists the workspace, clients and pending reviews', async () => {
+    queue.clientsChanged([{ sessionId: 's', name: 'Qwen Code', version: '0.24.4' }]);
+    await queue.showDiff(diff('a', { oldContent: null }));
+    const reply = await send(server.port, '/api/state', { headers: { cookie } });
+    const state = JSON.parse(reply.body);
+    assert.deepEqual(state.workspaceFolders, ['/work/project']);
+    assert.deepEqual(state.clients, [{ name: 'Qwen Code', version: '0.24.4' }]);
+    assert.equal(state.reviews[0].oldContent, null);
+  });
+
+  test('the event stream sends a snapshot, then every change', async () => {
+    await queue.showDiff(diff('a'));
+    const events: { type: string; id?: string }[] = [];
+    let buffer = '';
+    const done = new Promise<void>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/api/events',
+          headers: { host: `127.0.0.1:${server.port}`, cookie },
+        },
+        (response) => {
+          assert.match(String(response.headers['content-type']), /text\/event-stream/);
+          response.on('data', (chunk: Buffer) => {
+            buffer += chunk.toString('utf8');
+            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+              const data = buffer.slice(0, end).replace(/^data: /, '');
+              buffer = buffer.slice(end + 2);
+              events.push(JSON.parse(data));
+              if (events.length === 1) void queue.showDiff(diff('b'));
+              if (events.length === 2) void queue.closeDiff('a');
+              if (events.length === 3) {
+                request.destroy();
+                resolve();
+              }
+            }
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+    await done;
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['snapshot', 'opened', 'closed'],
+    );
+    assert.equal(events[2]?.id, 'a');
+  });
+
+  test('stop ends open event streams', async () => {
+    const ended = new Promise<void>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/api/events',
+          headers: { host: `127.0.0.1:${server.port}`, cookie },
+        },
+        (response) => {
+          response.resume();
+          response.on('close', resolve);
+          void server.stop();
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+    await ended;
+  });
+});
+
+test('the page keeps an exact copy of the review protocol', () => {
+  const body = (path: string) => {
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8');
+    return text.slice(text.indexOf('/** A connected CLI'));
+  };
+  assert.equal(body('../../../web/src/protocol.ts'), body('./review-protocol.ts'));
+});
