@@ -91,7 +91,10 @@ for (const kind of ['gemini', 'qwen'] as const) {
       assert.equal(shown.oldContent, 'file 1\n');
       assert.equal(shown.newContent, 'proposed\n');
       engine.diffAccepted(shown.id, 'proposed, then edited\n');
-      assert.deepEqual(await diff.result, { status: 'accepted', content: 'proposed, then edited\n' });
+      assert.deepEqual(await diff.result, {
+        status: 'accepted',
+        content: 'proposed, then edited\n',
+      });
     });
 
     it('openDiff → rejected; a new file is shown with no old content', async () => {
@@ -199,10 +202,16 @@ describe('Gemini and Qwen at once', () => {
     await Promise.all([fromGemini.opened, fromQwen.opened]);
     const byContent = (text: string) =>
       [...editor.shown.values()].find((d) => d.newContent === text)!;
-    assert.notEqual(byContent('gemini says\n').client.sessionId, byContent('qwen says\n').client.sessionId);
+    assert.notEqual(
+      byContent('gemini says\n').client.sessionId,
+      byContent('qwen says\n').client.sessionId,
+    );
     engine.diffRejected(byContent('qwen says\n').id);
     engine.diffAccepted(byContent('gemini says\n').id, 'gemini says, edited\n');
-    assert.deepEqual(await fromGemini.result, { status: 'accepted', content: 'gemini says, edited\n' });
+    assert.deepEqual(await fromGemini.result, {
+      status: 'accepted',
+      content: 'gemini says, edited\n',
+    });
     assert.equal((await fromQwen.result).status, 'rejected');
   });
 });

@@ -125,7 +125,8 @@ export class Engine implements EditorEvents, SessionHost {
 
   diffAccepted(id: string, content: string): void {
     const diff = this.takeDiff(id, 'accepted');
-    if (diff) this.tell(diff, { method: 'ide/diffAccepted', params: { filePath: diff.filePath, content } });
+    if (diff)
+      this.tell(diff, { method: 'ide/diffAccepted', params: { filePath: diff.filePath, content } });
   }
 
   diffRejected(id: string): void {
@@ -255,7 +256,9 @@ export class Engine implements EditorEvents, SessionHost {
     if (isNew) {
       if (this.stopping) return reply(jsonRpcError(503, 'The editor is shutting down'));
       session = new ClientSession(this, this.log);
-      session.noteProtocolVersion((body as { params: { protocolVersion?: unknown } }).params.protocolVersion);
+      session.noteProtocolVersion(
+        (body as { params: { protocolVersion?: unknown } }).params.protocolVersion,
+      );
       await session.connect();
     }
     if (!session) {

@@ -4,7 +4,10 @@ import { invalidity, type IdeNotification } from './notifications.js';
 
 describe('outgoing notifications are checked against the clients’ schemas', () => {
   it('passes valid ones', () => {
-    assert.equal(invalidity({ method: 'ide/diffAccepted', params: { filePath: '/a', content: '' } }), undefined);
+    assert.equal(
+      invalidity({ method: 'ide/diffAccepted', params: { filePath: '/a', content: '' } }),
+      undefined,
+    );
     assert.equal(invalidity({ method: 'ide/contextUpdate', params: {} }), undefined);
   });
 
@@ -12,8 +15,18 @@ describe('outgoing notifications are checked against the clients’ schemas', ()
     const bad = [
       { method: 'ide/diffAccepted', params: { filePath: '/a' } },
       { method: 'ide/diffRejected', params: { filePath: 3 } },
-      { method: 'ide/contextUpdate', params: { workspaceState: { openFiles: [{ path: '/a', timestamp: Number.NaN }] } } },
-      { method: 'ide/contextUpdate', params: { workspaceState: { openFiles: [{ path: '/a', timestamp: 1, cursor: { line: 0, character: 1 } }] } } },
+      {
+        method: 'ide/contextUpdate',
+        params: { workspaceState: { openFiles: [{ path: '/a', timestamp: Number.NaN }] } },
+      },
+      {
+        method: 'ide/contextUpdate',
+        params: {
+          workspaceState: {
+            openFiles: [{ path: '/a', timestamp: 1, cursor: { line: 0, character: 1 } }],
+          },
+        },
+      },
     ] as unknown as IdeNotification[];
     for (const notification of bad) assert.match(invalidity(notification) ?? '', /^ide\//);
   });

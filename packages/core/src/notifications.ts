@@ -11,7 +11,9 @@ const fileSchema = z.object({
   timestamp: z.number(),
   isActive: z.boolean().optional(),
   selectedText: z.string().optional(),
-  cursor: z.object({ line: z.number().int().min(1), character: z.number().int().min(1) }).optional(),
+  cursor: z
+    .object({ line: z.number().int().min(1), character: z.number().int().min(1) })
+    .optional(),
 });
 
 export const ideContextSchema = z.object({

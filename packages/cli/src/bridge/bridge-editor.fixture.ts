@@ -74,7 +74,9 @@ export class BridgeEditor {
     for (;;) {
       if (condition()) return;
       if (Date.now() > end) {
-        throw new Error(`timed out waiting for ${what}; stderr:\n${this.stderr.slice(-20).join('\n')}`);
+        throw new Error(
+          `timed out waiting for ${what}; stderr:\n${this.stderr.slice(-20).join('\n')}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -102,7 +104,9 @@ export class BridgeEditor {
       this.sendLine(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
-      this.sendLine(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: text } }));
+      this.sendLine(
+        JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: text } }),
+      );
     }
   }
 }

@@ -14,7 +14,13 @@ export class BridgePort implements EditorPort {
     const { id, filePath, oldContent, newContent, client } = diff;
     await this.peer.request(
       'diff/open',
-      { id, filePath, oldContent, newContent, client: { name: client.name, version: client.version } },
+      {
+        id,
+        filePath,
+        oldContent,
+        newContent,
+        client: { name: client.name, version: client.version },
+      },
       editorReplies['diff/open'],
       OPEN_TIMEOUT_MS,
     );

@@ -6,9 +6,11 @@ import { z } from 'zod';
  */
 export const PROTOCOL_VERSION = 1;
 
-const absolutePath = z.string().refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path), {
-  message: 'must be an absolute path',
-});
+const absolutePath = z
+  .string()
+  .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path), {
+    message: 'must be an absolute path',
+  });
 const position = z.number().int().min(1);
 
 /** Editor → sidecar requests. */
@@ -62,4 +64,6 @@ export const editorReplies = {
 
 export type InitializeParams = z.infer<typeof editorRequests.initialize>;
 export type EditorNotification = keyof typeof editorNotifications;
-export type NotificationParams<M extends EditorNotification> = z.infer<(typeof editorNotifications)[M]>;
+export type NotificationParams<M extends EditorNotification> = z.infer<
+  (typeof editorNotifications)[M]
+>;

@@ -34,7 +34,9 @@ export class BridgeSidecar {
     private readonly log: Logger,
   ) {
     this.peer = new JsonLinesPeer(input, output, log);
-    this.peer.onRequest('initialize', editorRequests.initialize, (params) => this.initialize(params));
+    this.peer.onRequest('initialize', editorRequests.initialize, (params) =>
+      this.initialize(params),
+    );
     this.peer.onRequest('shutdown', editorRequests.shutdown, async () => {
       await this.stop('shutdown');
       return {};

@@ -12,7 +12,12 @@ import { makeSandbox, type Sandbox } from '../../../core/src/engine.fixture.js';
 import { BridgeEditor } from './bridge-editor.fixture.js';
 
 function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
-  return { ...process.env, TMPDIR: sandbox.tmpDir, QWEN_HOME: sandbox.qwenHome, HOME: sandbox.home };
+  return {
+    ...process.env,
+    TMPDIR: sandbox.tmpDir,
+    QWEN_HOME: sandbox.qwenHome,
+    HOME: sandbox.home,
+  };
 }
 
 function initializeParams(sandbox: Sandbox, pid = process.pid) {
@@ -52,11 +57,27 @@ describe('tandem bridge with the real clients connected', () => {
     });
     const reply = await editor.request('initialize', initializeParams(sandbox));
     assert.equal(reply.error, undefined, JSON.stringify(reply.error));
-    const result = reply.result as { port: number; env: Record<string, string>; discoveryFiles: string[] };
+    const result = reply.result as {
+      port: number;
+      env: Record<string, string>;
+      discoveryFiles: string[];
+    };
     discoveryFiles = result.discoveryFiles;
     assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
-    gemini = await startRealClient({ kind: 'gemini', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
-    qwen = await startRealClient({ kind: 'qwen', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+    gemini = await startRealClient({
+      kind: 'gemini',
+      cwd: sandbox.workspace,
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+      home: sandbox.home,
+    });
+    qwen = await startRealClient({
+      kind: 'qwen',
+      cwd: sandbox.workspace,
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+      home: sandbox.home,
+    });
   });
 
   after(async () => {
@@ -81,12 +102,22 @@ describe('tandem bridge with the real clients connected', () => {
     editor.notify('file/opened', { path: file('a.ts') });
     editor.notify('file/opened', { path: file('b.ts') });
     editor.notify('file/focused', { path: file('b.ts') });
-    editor.notify('cursor/changed', { path: file('b.ts'), line: 1, character: 14, selectedText: 'b = 2' });
+    editor.notify('cursor/changed', {
+      path: file('b.ts'),
+      line: 1,
+      character: 14,
+      selectedText: 'b = 2',
+    });
     for (const client of [gemini, qwen]) {
-      const context = await client.waitForContext((c) => c?.workspaceState?.openFiles?.[0]?.selectedText === 'b = 2');
+      const context = await client.waitForContext(
+        (c) => c?.workspaceState?.openFiles?.[0]?.selectedText === 'b = 2',
+      );
       assert.deepEqual(
         context!.workspaceState!.openFiles!.map((f) => [f.path, f.isActive ?? false]),
-        [[file('b.ts'), true], [file('a.ts'), false]],
+        [
+          [file('b.ts'), true],
+          [file('a.ts'), false],
+        ],
       );
       assert.deepEqual(context!.workspaceState!.openFiles![0]!.cursor, { line: 1, character: 14 });
     }
@@ -104,7 +135,10 @@ describe('tandem bridge with the real clients connected', () => {
     assert.notEqual(shownA.id, shownB.id);
     editor.notify('diff/accepted', { id: shownA.id, content: 'export const a = 11;\n' });
     editor.notify('diff/rejected', { id: shownB.id });
-    assert.deepEqual(await fromGemini.result, { status: 'accepted', content: 'export const a = 11;\n' });
+    assert.deepEqual(await fromGemini.result, {
+      status: 'accepted',
+      content: 'export const a = 11;\n',
+    });
     assert.equal((await fromQwen.result).status, 'rejected');
 
     // A second answer for a closed diff is ignored with a warning.
@@ -124,7 +158,10 @@ describe('tandem bridge with the real clients connected', () => {
       const result = await pending.result;
       assert.equal(result.status, 'accepted');
       assert.equal(result.content, 'proposal, edited in the editor\n');
-      await editor.waitFor((m) => m.method === 'diff/close' && m.params!.id === shown.id, 'diff/close');
+      await editor.waitFor(
+        (m) => m.method === 'diff/close' && m.params!.id === shown.id,
+        'diff/close',
+      );
     }
   });
 
@@ -166,7 +203,13 @@ describe('tandem bridge ends by itself', () => {
     editor.handle('diff/open', () => ({}));
     const reply = await editor.request('initialize', initializeParams(sandbox));
     const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
-    const client = await startRealClient({ kind: 'qwen', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+    const client = await startRealClient({
+      kind: 'qwen',
+      cwd: sandbox.workspace,
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+      home: sandbox.home,
+    });
     try {
       assert.equal((await client.connect()).status, 'connected');
       const pending = client.openDiff(join(sandbox.workspace, 'x.txt'), 'x\n');
@@ -188,9 +231,18 @@ describe('tandem bridge ends by itself', () => {
     const editor = new BridgeEditor(sandboxEnv(sandbox));
     editor.handle('diff/open', () => ({}));
     try {
-      const reply = await editor.request('initialize', initializeParams(sandbox, fakeEditorProcess.pid));
+      const reply = await editor.request(
+        'initialize',
+        initializeParams(sandbox, fakeEditorProcess.pid),
+      );
       const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
-      const client = await startRealClient({ kind: 'gemini', cwd: sandbox.workspace, tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, home: sandbox.home });
+      const client = await startRealClient({
+        kind: 'gemini',
+        cwd: sandbox.workspace,
+        tmpDir: sandbox.tmpDir,
+        qwenHome: sandbox.qwenHome,
+        home: sandbox.home,
+      });
       try {
         assert.equal((await client.connect()).status, 'connected');
         const pending = client.openDiff(join(sandbox.workspace, 'y.txt'), 'y\n');

@@ -119,9 +119,17 @@ export class JsonLinesPeer {
       return this.replyError(null, JSONRPCErrorCode.ParseError, 'Parse error: not a JSON line');
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      return this.replyError(null, JSONRPCErrorCode.InvalidRequest, 'Invalid Request: not an object');
+      return this.replyError(
+        null,
+        JSONRPCErrorCode.InvalidRequest,
+        'Invalid Request: not an object',
+      );
     }
-    const { id, method, params } = message as { id?: JSONRPCID; method?: unknown; params?: unknown };
+    const { id, method, params } = message as {
+      id?: JSONRPCID;
+      method?: unknown;
+      params?: unknown;
+    };
     const isReply = method === undefined && ('result' in message || 'error' in message);
     if (isReply) {
       if (id === undefined || !this.awaitingReply.delete(id)) {
@@ -132,7 +140,11 @@ export class JsonLinesPeer {
       return;
     }
     if (typeof method !== 'string') {
-      return this.replyError(id ?? null, JSONRPCErrorCode.InvalidRequest, 'Invalid Request: no method');
+      return this.replyError(
+        id ?? null,
+        JSONRPCErrorCode.InvalidRequest,
+        'Invalid Request: no method',
+      );
     }
     if (id === undefined) {
       const handler = this.notificationHandlers.get(method);
@@ -153,7 +165,9 @@ export class JsonLinesPeer {
 }
 
 function describe(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`).join('; ');
+  return error.issues
+    .map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`)
+    .join('; ');
 }
 
 function truncate(text: string): string {

@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ideContextSchema } from '../notifications.js';
-import { ContextTracker, MAX_OPEN_FILES, MAX_SELECTED_TEXT, trimSelection } from './context-tracker.js';
+import {
+  ContextTracker,
+  MAX_OPEN_FILES,
+  MAX_SELECTED_TEXT,
+  trimSelection,
+} from './context-tracker.js';
 
 describe('ContextTracker', () => {
   let dir: string;
@@ -24,10 +29,19 @@ describe('ContextTracker', () => {
     const files = tracker.snapshot().workspaceState!.openFiles!;
     assert.equal(files.length, MAX_OPEN_FILES);
     assert.equal(files[0]!.path, file(3));
-    assert.deepEqual(files[0], { path: file(3), timestamp: files[0]!.timestamp, isActive: true, cursor: { line: 4, character: 2 }, selectedText: 'sel' });
+    assert.deepEqual(files[0], {
+      path: file(3),
+      timestamp: files[0]!.timestamp,
+      isActive: true,
+      cursor: { line: 4, character: 2 },
+      selectedText: 'sel',
+    });
     assert.equal(files.filter((f) => f.isActive || f.cursor || f.selectedText).length, 1);
     const timestamps = files.map((f) => f.timestamp);
-    assert.deepEqual(timestamps, [...timestamps].sort((a, b) => b - a));
+    assert.deepEqual(
+      timestamps,
+      [...timestamps].sort((a, b) => b - a),
+    );
     assert.equal(new Set(timestamps).size, timestamps.length);
     assert.ok(ideContextSchema.safeParse(tracker.snapshot()).success);
   });
@@ -37,7 +51,10 @@ describe('ContextTracker', () => {
     tracker.fileOpened(join(dir, 'unsaved.txt'));
     tracker.fileFocused(dir);
     tracker.fileOpened(file(1));
-    assert.deepEqual(tracker.snapshot().workspaceState!.openFiles!.map((f) => f.path), [file(1)]);
+    assert.deepEqual(
+      tracker.snapshot().workspaceState!.openFiles!.map((f) => f.path),
+      [file(1)],
+    );
   });
 
   it('forgets the cursor when another file takes focus, and a closed file', () => {
@@ -46,7 +63,10 @@ describe('ContextTracker', () => {
     tracker.fileFocused(file(2));
     tracker.fileClosed(file(2));
     const files = tracker.snapshot().workspaceState!.openFiles!;
-    assert.deepEqual(files.map((f) => [f.path, f.isActive, f.cursor]), [[file(1), undefined, undefined]]);
+    assert.deepEqual(
+      files.map((f) => [f.path, f.isActive, f.cursor]),
+      [[file(1), undefined, undefined]],
+    );
   });
 
   it('reports a change only when something changed', () => {

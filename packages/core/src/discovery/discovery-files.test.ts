@@ -26,28 +26,47 @@ describe('discovery files', () => {
 
   it('writes the Gemini file, the Qwen lock and the Qwen 0.1 file, owner-only', async () => {
     const idePid = geminiIdePidFor(process.pid);
-    assert.deepEqual([...engine.discoveryFiles].sort(), [
-      join(sandbox.qwenHome, 'ide', `${engine.port}.lock`),
-      join(sandbox.tmpDir, 'gemini', 'ide', `gemini-ide-server-${idePid}-${engine.port}.json`),
-      join(sandbox.tmpDir, 'gemini', 'ide', `qwen-code-ide-server-${idePid}-${engine.port}.json`),
-    ].sort());
+    assert.deepEqual(
+      [...engine.discoveryFiles].sort(),
+      [
+        join(sandbox.qwenHome, 'ide', `${engine.port}.lock`),
+        join(sandbox.tmpDir, 'gemini', 'ide', `gemini-ide-server-${idePid}-${engine.port}.json`),
+        join(sandbox.tmpDir, 'gemini', 'ide', `qwen-code-ide-server-${idePid}-${engine.port}.json`),
+      ].sort(),
+    );
     for (const file of engine.discoveryFiles) {
       assert.equal((await stat(file)).mode & 0o777, 0o600, file);
     }
-    for (const dir of [join(sandbox.tmpDir, 'gemini'), join(sandbox.tmpDir, 'gemini', 'ide'), join(sandbox.qwenHome, 'ide')]) {
+    for (const dir of [
+      join(sandbox.tmpDir, 'gemini'),
+      join(sandbox.tmpDir, 'gemini', 'ide'),
+      join(sandbox.qwenHome, 'ide'),
+    ]) {
       assert.equal((await stat(dir)).mode & 0o777, 0o700, dir);
     }
-    const leftovers = (await readdir(join(sandbox.tmpDir, 'gemini', 'ide'))).filter((n) => n.endsWith('.tmp'));
+    const leftovers = (await readdir(join(sandbox.tmpDir, 'gemini', 'ide'))).filter((n) =>
+      n.endsWith('.tmp'),
+    );
     assert.deepEqual(leftovers, []);
   });
 
   it('names the real editor and its live PID, never a faked TERM_PROGRAM', async () => {
-    const gemini = JSON.parse(await readFile(engine.discoveryFiles.find((f) => f.includes('gemini-ide'))!, 'utf8'));
+    const gemini = JSON.parse(
+      await readFile(
+        engine.discoveryFiles.find((f) => f.includes('gemini-ide'))!,
+        'utf8',
+      ),
+    );
     assert.equal(gemini.port, engine.port);
     assert.equal(gemini.workspacePath, ['/a/one', '/b/two'].join(delimiter));
     assert.deepEqual(gemini.ideInfo, { name: 'neovim', displayName: 'Neovim' });
     assert.match(gemini.authToken, /^[\w-]{43}$/);
-    const lock = JSON.parse(await readFile(engine.discoveryFiles.find((f) => f.endsWith('.lock'))!, 'utf8'));
+    const lock = JSON.parse(
+      await readFile(
+        engine.discoveryFiles.find((f) => f.endsWith('.lock'))!,
+        'utf8',
+      ),
+    );
     assert.equal(lock.ppid, process.pid);
     assert.equal(lock.ideName, 'Neovim');
     assert.equal(lock.authToken, gemini.authToken);
@@ -88,10 +107,17 @@ describe('each writer can be turned off', () => {
   it('writes only what is on', async () => {
     const sandbox = await makeSandbox();
     const engine = await startEngine(sandbox, new RecordingEditor(), {
-      discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome, gemini: false, qwenLegacy: false },
+      discovery: {
+        tmpDir: sandbox.tmpDir,
+        qwenHome: sandbox.qwenHome,
+        gemini: false,
+        qwenLegacy: false,
+      },
     });
     try {
-      assert.deepEqual(engine.discoveryFiles, [join(sandbox.qwenHome, 'ide', `${engine.port}.lock`)]);
+      assert.deepEqual(engine.discoveryFiles, [
+        join(sandbox.qwenHome, 'ide', `${engine.port}.lock`),
+      ]);
     } finally {
       await engine.stop();
       await sandbox.remove();
@@ -116,7 +142,15 @@ describe('files left behind', () => {
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', new URL('./discovery-victim.fixture.ts', import.meta.url).pathname],
-        { env: { ...process.env, SANDBOX_TMP: sandbox.tmpDir, SANDBOX_QWEN: sandbox.qwenHome, SANDBOX_WS: sandbox.workspace }, stdio: ['ignore', 'pipe', 'inherit'] },
+        {
+          env: {
+            ...process.env,
+            SANDBOX_TMP: sandbox.tmpDir,
+            SANDBOX_QWEN: sandbox.qwenHome,
+            SANDBOX_WS: sandbox.workspace,
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
       );
       const written: string[] = await new Promise((resolve, reject) => {
         let out = '';

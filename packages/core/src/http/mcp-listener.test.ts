@@ -20,7 +20,12 @@ interface Reply {
 /** A request with full control of the headers (fetch does not let a test forge `Host`). */
 function send(
   port: number,
-  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+  options: {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+  },
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -35,7 +40,11 @@ function send(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            headers: res.headers,
+          }),
         );
       },
     );
@@ -97,7 +106,12 @@ describe('the MCP listener refuses what it must and survives it', () => {
   });
 
   it('refuses a foreign Host with 403, before looking at the token', async () => {
-    for (const host of ['evil.example:80', `example.com:${engine.port}`, '127.0.0.1', `127.0.0.1:${engine.port + 1}`]) {
+    for (const host of [
+      'evil.example:80',
+      `example.com:${engine.port}`,
+      '127.0.0.1',
+      `127.0.0.1:${engine.port + 1}`,
+    ]) {
       const reply = await send(engine.port, { headers: { ...good, host }, body: initialize });
       assert.equal(reply.status, 403, host);
     }
@@ -106,7 +120,11 @@ describe('the MCP listener refuses what it must and survives it', () => {
   });
 
   it('accepts every loopback name for its own port', async () => {
-    for (const host of [`127.0.0.1:${engine.port}`, `localhost:${engine.port}`, `[::1]:${engine.port}`]) {
+    for (const host of [
+      `127.0.0.1:${engine.port}`,
+      `localhost:${engine.port}`,
+      `[::1]:${engine.port}`,
+    ]) {
       const reply = await send(engine.port, { headers: { ...good, host }, body: initialize });
       assert.equal(reply.status, 200, `${host}: ${reply.body}`);
     }
@@ -126,7 +144,13 @@ describe('the MCP listener refuses what it must and survives it', () => {
     assert.match(declared.body, /exceeds 65536 bytes/);
     const chunked = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: engine.port, method: 'POST', path: '/mcp', headers: { ...good, 'transfer-encoding': 'chunked' } },
+        {
+          host: '127.0.0.1',
+          port: engine.port,
+          method: 'POST',
+          path: '/mcp',
+          headers: { ...good, 'transfer-encoding': 'chunked' },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -146,7 +170,12 @@ describe('the MCP listener refuses what it must and survives it', () => {
   });
 
   it('answers requests that are valid JSON but not valid MCP with a JSON-RPC error', async () => {
-    for (const body of ['[]', '42', '{"hello":"world"}', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}']) {
+    for (const body of [
+      '[]',
+      '42',
+      '{"hello":"world"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    ]) {
       const reply = await send(engine.port, { headers: good, body });
       assert.ok(reply.status >= 400 && reply.status < 500, `${body}: ${reply.status}`);
       assert.ok(JSON.parse(reply.body).error, body);
@@ -159,8 +188,14 @@ describe('the MCP listener refuses what it must and survives it', () => {
       body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
     });
     assert.equal(unknown.status, 404);
-    assert.equal((await send(engine.port, { path: '/other', headers: good, body: initialize })).status, 404);
-    assert.equal((await send(engine.port, { method: 'PUT', headers: good, body: initialize })).status, 405);
+    assert.equal(
+      (await send(engine.port, { path: '/other', headers: good, body: initialize })).status,
+      404,
+    );
+    assert.equal(
+      (await send(engine.port, { method: 'PUT', headers: good, body: initialize })).status,
+      405,
+    );
   });
 
   it('is still serving after all of that', async () => {
@@ -175,7 +210,9 @@ describe('host.docker.internal', () => {
     const sandbox = await makeSandbox();
     const engine = await startEngine(sandbox, new RecordingEditor(), { allowContainerHost: true });
     try {
-      const lock = JSON.parse(await readFile(`${sandbox.qwenHome}/ide/${engine.port}.lock`, 'utf8'));
+      const lock = JSON.parse(
+        await readFile(`${sandbox.qwenHome}/ide/${engine.port}.lock`, 'utf8'),
+      );
       const reply = await send(engine.port, {
         headers: {
           host: `host.docker.internal:${engine.port}`,
