@@ -1,7 +1,12 @@
 import { bridgeCommand } from './bridge/bridge-command.js';
 import type { Command, CommandIO } from './command.js';
+import { serveCommand } from './serve/serve-command.js';
 
 const commands: Record<string, Command> = {
+  serve: {
+    summary: 'a companion for a folder, with a review page in the browser',
+    run: serveCommand,
+  },
   bridge: { summary: 'the sidecar a terminal editor talks to over stdio', run: bridgeCommand },
 };
 

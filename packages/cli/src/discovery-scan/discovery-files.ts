@@ -80,7 +80,8 @@ export async function scanDiscoveryFiles(locations: Locations): Promise<Discover
     if (!listings.has(dir)) listings.set(dir, (await readdir(dir).catch(() => [])).sort());
     for (const name of listings.get(dir) ?? []) {
       const match = pattern.regex.exec(name);
-      if (match) found.push(await readDiscoveryFile(join(dir, name), pattern.kind, pattern.fields(match)));
+      if (match)
+        found.push(await readDiscoveryFile(join(dir, name), pattern.kind, pattern.fields(match)));
     }
   }
   return found;
@@ -131,7 +132,8 @@ export function fieldsOf(file: DiscoveryFile): DiscoveryFields {
   const port = Number(data.port);
   if (Number.isInteger(port) && port > 0 && port <= 65535) fields.port = port;
   if (typeof data.workspacePath === 'string') fields.workspacePath = data.workspacePath;
-  if (typeof data.authToken === 'string' && data.authToken !== '') fields.authToken = data.authToken;
+  if (typeof data.authToken === 'string' && data.authToken !== '')
+    fields.authToken = data.authToken;
   const ideInfo = isObject(data.ideInfo) ? data.ideInfo : undefined;
   if (typeof ideInfo?.name === 'string' && typeof ideInfo.displayName === 'string') {
     fields.ideInfo = { name: ideInfo.name, displayName: ideInfo.displayName };

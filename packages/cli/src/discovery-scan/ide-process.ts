@@ -74,3 +74,8 @@ export function geminiIdePidFromEnv(env: NodeJS.ProcessEnv): number | undefined 
   const pid = parseInt(env.GEMINI_CLI_IDE_PID ?? '', 10);
   return Number.isNaN(pid) || pid <= 0 ? undefined : pid;
 }
+
+/** The command line of a process, '' when it cannot be found. */
+export async function processCommand(pid: number): Promise<string> {
+  return (await processInfo(pid)).command;
+}

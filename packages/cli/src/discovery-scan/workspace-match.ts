@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
  * of the process's own.
  */
 export type WorkspaceCheck =
+  /**
+   * `roots` as the CLI names them in its "Directory mismatch" message (Gemini CLI: resolved;
+   * Qwen Code: as written); `matchedRoot` resolved.
+   */
   | { outcome: 'match'; roots: string[]; matchedRoot: string }
   /** `workspacePath` is missing: the CLI says "Failed to connect to IDE companion extension". */
   | { outcome: 'missing' }
@@ -25,7 +29,10 @@ export function geminiWorkspaceCheck(workspacePath: unknown, cwd: string): Works
   const early = missingOrEmpty(workspacePath);
   if (early) return early;
   if (typeof workspacePath !== 'string') {
-    return { outcome: 'invalid', why: `workspacePath is a ${jsonType(workspacePath)}, not a string` };
+    return {
+      outcome: 'invalid',
+      why: `workspacePath is a ${jsonType(workspacePath)}, not a string`,
+    };
   }
   let roots: string[];
   let realCwd: string;
@@ -50,12 +57,14 @@ export function qwenWorkspaceCheck(workspacePath: unknown, cwd: string): Workspa
   const early = missingOrEmpty(workspacePath);
   if (early) return early;
   if (typeof workspacePath !== 'string') {
-    return { outcome: 'invalid', why: `workspacePath is a ${jsonType(workspacePath)}, not a string` };
+    return {
+      outcome: 'invalid',
+      why: `workspacePath is a ${jsonType(workspacePath)}, not a string`,
+    };
   }
   const realCwd = realPathOrSelf(cwd);
-  const entries = qwenWorkspaceEntries(workspacePath);
-  const roots = entries.map(realPathOrSelf);
-  const matchedRoot = roots.find((root) => isSubpath(root, realCwd));
+  const roots = qwenWorkspaceEntries(workspacePath);
+  const matchedRoot = roots.map(realPathOrSelf).find((root) => isSubpath(root, realCwd));
   return matchedRoot === undefined
     ? { outcome: 'mismatch', roots }
     : { outcome: 'match', roots, matchedRoot };

@@ -29,7 +29,10 @@ export class ReviewAccess {
   checkHost(request: IncomingMessage): Refusal | undefined {
     const host = request.headers.host?.toLowerCase();
     if (host && this.hosts.has(host)) return undefined;
-    return { status: 403, message: 'This address is not allowed. Open the URL that tandem serve printed.' };
+    return {
+      status: 403,
+      message: 'This address is not allowed. Open the URL that tandem serve printed.',
+    };
   }
 
   /**

@@ -10,28 +10,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { DiffRequest } from '@tandem/core';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumMissing, launchChromium } from './chromium.fixture.js';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WEB_PACKAGE = fileURLToPath(new URL('../../../web/', import.meta.url));
-const SCREENSHOT = fileURLToPath(new URL('../../../../docs/images/serve-review.png', import.meta.url));
+const SCREENSHOT = fileURLToPath(
+  new URL('../../../../docs/images/serve-review.png', import.meta.url),
+);
 const WORKSPACE = '/home/ada/projects/inventory';
 const WAIT_MS = 20_000;
 
-const missing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed`;
-if (missing && process.env.CI) throw new Error(`CI: ${missing}; the review page tests need it`);
-if (missing) console.log(`# skipping the review page tests: ${missing}`);
+const missing = chromiumMissing();
 
 /** Polls `probe` until it returns a value other than undefined. */
 async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>) {
@@ -72,12 +63,7 @@ describe('review page in Chromium', { skip: missing }, () => {
       { encoding: 'utf8' },
     );
     assert.equal(build.status, 0, `the page build failed:\n${build.stderr}`);
-    browser = await chromium.launchPersistentContext(join(scratch, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1440, height: 860 },
-    });
+    browser = await launchChromium(join(scratch, 'profile'));
   });
 
   after(async () => {
@@ -170,7 +156,9 @@ describe('review page in Chromium', { skip: missing }, () => {
       }),
     );
     const reverts = page.locator('.cm-merge-revert button');
-    await eventually('two revert buttons', async () => ((await reverts.count()) === 2 ? 2 : undefined));
+    await eventually('two revert buttons', async () =>
+      (await reverts.count()) === 2 ? 2 : undefined,
+    );
     await reverts.first().click();
     await eventually('one revert button left', async () =>
       (await reverts.count()) === 1 ? 1 : undefined,
@@ -181,6 +169,17 @@ describe('review page in Chromium', { skip: missing }, () => {
     assert.deepEqual(answers, [
       'accepted hunks:\none\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n',
     ]);
+  });
+
+  test('an emptied proposal is not accepted: the CLIs would write their proposal instead', async () => {
+    await queue.showDiff(diff('emptied'));
+    await proposed().click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('.toast-error', { hasText: 'An empty file cannot be accepted' }).waitFor();
+    assert.deepEqual(answers, []);
+    assert.equal(queue.pending().length, 1);
   });
 
   test('closeDiff takes the diff off the page and returns the draft', async () => {
@@ -203,11 +202,12 @@ describe('review page in Chromium', { skip: missing }, () => {
     assert.equal(await page.locator('.count').textContent(), '2');
     assert.equal(await page.locator('.review:not([hidden]) .path .name').textContent(), 'first.ts');
     await page.getByRole('button', { name: /^Reject/ }).click();
-    await page
-      .locator('.review:not([hidden]) .path .name', { hasText: 'second.ts' })
-      .waitFor();
+    await page.locator('.review:not([hidden]) .path .name', { hasText: 'second.ts' }).waitFor();
     assert.match(await page.locator('.review:not([hidden]) .client').innerText(), /Qwen Code/);
-    await page.locator('.review:not([hidden])').getByRole('button', { name: /^Accept/ }).click();
+    await page
+      .locator('.review:not([hidden])')
+      .getByRole('button', { name: /^Accept/ })
+      .click();
     await eventually('two answers', () => answers[1]);
     assert.deepEqual(answers, ['rejected first', 'accepted second:\nconst a = 1;\nconst b = 3;\n']);
   });
@@ -218,7 +218,9 @@ describe('review page in Chromium', { skip: missing }, () => {
     await waitForDraft('durable', '// draft');
     await page.reload();
     await eventually('the draft after the reload', async () => {
-      const text = await proposed().innerText().catch(() => '');
+      const text = await proposed()
+        .innerText()
+        .catch(() => '');
       return text.includes('// draft') ? text : undefined;
     });
     assert.match(await page.locator('.draft-state').innerText(), /Edited/);

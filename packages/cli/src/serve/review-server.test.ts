@@ -98,7 +98,10 @@ describe('ReviewServer', () => {
       maxBodyBytes: 4096,
       log,
     });
-    const signIn = await send(server.port, new URL(server.url).pathname + new URL(server.url).search);
+    const signIn = await send(
+      server.port,
+      new URL(server.url).pathname + new URL(server.url).search,
+    );
     cookie = String(signIn.headers['set-cookie']?.[0]).split(';')[0]!;
     origin = `http://127.0.0.1:${server.port}`;
   });
@@ -157,7 +160,10 @@ describe('ReviewServer', () => {
     assert.ok(nonce);
     assert.match(page.body, new RegExp(`content="${nonce.replace(/[+/=]/g, '\\$&')}"`));
     const other = await send(server.port, '/', { headers: { cookie } });
-    assert.notEqual(/'nonce-([^']+)'/.exec(String(other.headers['content-security-policy']))?.[1], nonce);
+    assert.notEqual(
+      /'nonce-([^']+)'/.exec(String(other.headers['content-security-policy']))?.[1],
+      nonce,
+    );
     const refused = await send(server.port, '/');
     assert.match(String(refused.headers['content-security-policy']), /default-src 'none'/);
     assert.equal(page.headers['x-frame-options'], 'DENY');
@@ -269,6 +275,13 @@ describe('ReviewServer', () => {
     const wrong = { ...json({ content: 'x' }), method: 'PUT' };
     assert.equal((await send(server.port, '/api/reviews/a/accept', wrong)).status, 405);
     assert.equal((await send(server.port, '/api/nothing', json({}))).status, 404);
+  });
+
+  test('a malformed request target is a 400, and the server carries on', async () => {
+    for (const path of ['//[', '//evil.example/', '/assets/%E0%A4%A']) {
+      assert.equal((await send(server.port, path, { headers: { cookie } })).status, 400, path);
+    }
+    assert.equal((await send(server.port, '/', { headers: { cookie } })).status, 200);
   });
 
   test('assets are served; nothing outside assets/ is', async () => {

@@ -81,7 +81,6 @@ export class ReviewServer {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const nonce = randomBytes(16).toString('base64');
     setSecurityHeaders(response, nonce);
-    const path = new URL(request.url ?? '/', 'http://host.invalid').pathname;
     try {
       await this.route(request, response, nonce);
     } catch (error) {
@@ -91,7 +90,7 @@ export class ReviewServer {
       const status = error instanceof RequestError ? error.status : 500;
       const message = error instanceof RequestError ? error.message : 'Internal error';
       if (response.headersSent) response.destroy();
-      else sendError(response, status, message, path.startsWith('/api/'));
+      else sendError(response, status, message, request.url?.startsWith('/api/') ?? false);
     }
   }
 
@@ -102,10 +101,11 @@ export class ReviewServer {
   ): Promise<void> {
     const method = request.method ?? 'GET';
     const changesState = method !== 'GET' && method !== 'HEAD';
-    const refusal = this.access.checkHost(request) ?? this.access.checkOrigin(request, changesState);
+    const refusal =
+      this.access.checkHost(request) ?? this.access.checkOrigin(request, changesState);
     if (refusal) throw new RequestError(refusal.status, refusal.message);
 
-    const url = new URL(request.url ?? '/', 'http://host.invalid');
+    const url = parseTarget(request.url);
     const secret = url.searchParams.get('secret');
     if (method === 'GET' && url.pathname === '/' && secret !== null) {
       if (!this.access.isSecret(secret)) throw unauthorized();
@@ -207,6 +207,18 @@ export class ReviewServer {
       throw new RequestError(400, 'The body is not valid JSON');
     }
   }
+}
+
+/** The request's path and query; the host part of the URL is the `Host` header's business. */
+function parseTarget(target: string | undefined): URL {
+  if (target?.startsWith('/') && !target.startsWith('//')) {
+    try {
+      return new URL(target, 'http://host.invalid');
+    } catch {
+      // Reported below.
+    }
+  }
+  throw new RequestError(400, 'Malformed address');
 }
 
 function decodePart(part: string): string {

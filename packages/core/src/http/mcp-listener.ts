@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
 
@@ -140,6 +139,7 @@ function toHeaders(req: IncomingMessage): Headers {
   return headers;
 }
 
+/** Writes a Web `Response` to Node's response, chunk by chunk, until either side ends. */
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) {
@@ -147,7 +147,22 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     return;
   }
   res.flushHeaders();
-  await pipeline(Readable.fromWeb(response.body as never), res).catch(() => undefined);
+  const reader = response.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  res.once('close', cancel);
+  const closed = new Promise((resolve) => res.once('close', resolve));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await Promise.race([once(res, 'drain'), closed]);
+    }
+  } catch {
+    // The client went away mid-stream: nothing more to write.
+  } finally {
+    res.off('close', cancel);
+    res.end();
+  }
 }
 
 function sendJsonRpcError(

@@ -1,0 +1,48 @@
+/**
+ * One process holding an engine and the real Gemini CLI client: the time from an editor event
+ * to the client's context store, with nothing but the engine, HTTP and MCP in between. Run by
+ * run.ts with TMPDIR and HOME set and the workspace as cwd; writes its samples as JSON to the
+ * file named by argv[2] (the client logs on stdout).
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Engine } from '../packages/core/src/index.js';
+
+interface Context {
+  workspaceState?: { openFiles?: { cursor?: { line: number } }[] };
+}
+
+const workspace = process.cwd();
+const engine = await Engine.start({
+  editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
+  workspaceFolders: [workspace],
+  port: { showDiff: async () => undefined, closeDiff: async () => '' },
+});
+
+const core = '../node_modules/@google/gemini-cli-core/dist/src/ide';
+const { IdeClient } = await import(`${core}/ide-client.js`);
+const { ideContextStore } = await import(`${core}/ideContext.js`);
+const client = await IdeClient.getInstance();
+await client.connect();
+
+const path = join(workspace, 'a.txt');
+await writeFile(path, 'x\n');
+const samples: number[] = [];
+for (let line = 1; line <= 300; line++) {
+  const reached = new Promise<void>((resolve) => {
+    const unsubscribe = ideContextStore.subscribe((context: Context | undefined) => {
+      if (context?.workspaceState?.openFiles?.[0]?.cursor?.line !== line) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+  const started = performance.now();
+  engine.cursorChanged(path, line, 1);
+  await reached;
+  samples.push(performance.now() - started);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
+await writeFile(process.argv[2]!, JSON.stringify(samples));
+await engine.stop();
+process.exit(0);

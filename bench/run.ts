@@ -1,0 +1,165 @@
+/**
+ * Tandem's benchmarks, against the real Gemini CLI client. Prints a Markdown report;
+ * docs/benchmarks.md keeps the numbers with the machine and the date. `npm run bench`.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Engine } from '../packages/core/src/index.js';
+import { makeSandbox, type Sandbox } from '../packages/core/src/engine.fixture.js';
+import { BridgeEditor } from '../packages/cli/src/bridge/bridge-editor.fixture.js';
+import { startRealClient, type RealClient } from '../packages/real-clients/src/real-client.js';
+
+const DEBOUNCE_MS = 50;
+const TSX = import.meta.resolve('tsx');
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function row(label: string, samples: number[]): string {
+  const f = (n: number) => n.toFixed(1);
+  const cells = [percentile(samples, 50), percentile(samples, 95), Math.max(...samples)].map(f);
+  return `| ${label} | ${cells.join(' | ')} | ${samples.length} |`;
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/** Runs a bench worker beside the real client and returns what it wrote. */
+async function worker<T>(script: string, sandbox: Sandbox): Promise<T> {
+  const out = join(sandbox.root, `${script}.json`);
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX, fileURLToPath(new URL(script, import.meta.url)), out],
+    {
+      cwd: sandbox.workspace,
+      env: {
+        ...process.env,
+        TMPDIR: sandbox.tmpDir,
+        HOME: sandbox.home,
+        REMOTE_CONTAINERS: 'true',
+        TERM_PROGRAM: '',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${script} exited with ${String(code)}`);
+  return JSON.parse(await readFile(out, 'utf8')) as T;
+}
+
+async function startBridge(sandbox: Sandbox): Promise<BridgeEditor> {
+  const editor = new BridgeEditor({
+    ...process.env,
+    TMPDIR: sandbox.tmpDir,
+    QWEN_HOME: sandbox.qwenHome,
+    HOME: sandbox.home,
+  });
+  const reply = await editor.request('initialize', {
+    protocol: 1,
+    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
+    workspaceFolders: [sandbox.workspace],
+  });
+  if (reply.error) throw new Error(reply.error.message);
+  return editor;
+}
+
+/** Spawn → `initialize` reply, which comes once the discovery files are written. */
+async function startup(runs: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const sandbox = await makeSandbox();
+    const started = performance.now();
+    const editor = await startBridge(sandbox);
+    samples.push(performance.now() - started);
+    await editor.request('shutdown');
+    await editor.exited;
+    await sandbox.remove();
+  }
+  return samples;
+}
+
+/** The engine in this process, as an in-process frontend hosts it; the client in its own. */
+async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
+  const sandbox = await makeSandbox();
+  const engine: Engine = await Engine.start({
+    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
+    workspaceFolders: [sandbox.workspace],
+    discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
+    port: {
+      showDiff: async (diff) =>
+        void setImmediate(() => engine.diffAccepted(diff.id, diff.newContent)),
+      closeDiff: async () => '',
+    },
+  });
+  try {
+    return await worker('gemini-open-diff.ts', sandbox);
+  } finally {
+    await engine.stop();
+    await sandbox.remove();
+  }
+}
+
+async function memory(): Promise<{ idle: number; tenSessions: number }> {
+  const sandbox = await makeSandbox();
+  const editor = await startBridge(sandbox);
+  const clients: RealClient[] = [];
+  try {
+    await writeFile(join(sandbox.workspace, 'a.txt'), 'a\n');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idle = await rssMb(editor.process.pid!);
+    for (let i = 0; i < 10; i++) {
+      const client = await startRealClient({
+        kind: 'gemini',
+        cwd: sandbox.workspace,
+        tmpDir: sandbox.tmpDir,
+        qwenHome: sandbox.qwenHome,
+        home: sandbox.home,
+      });
+      clients.push(client);
+      if ((await client.connect()).status !== 'connected')
+        throw new Error('a client did not connect');
+    }
+    editor.notify('file/focused', { path: join(sandbox.workspace, 'a.txt') });
+    await Promise.all(
+      clients.map((c) => c.waitForContext((ctx) => !!ctx?.workspaceState?.openFiles?.length)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return { idle, tenSessions: await rssMb(editor.process.pid!) };
+  } finally {
+    await Promise.all(clients.map((c) => c.kill()));
+    await editor.kill();
+    await sandbox.remove();
+  }
+}
+
+const start = await startup(20);
+const contextSandbox = await makeSandbox();
+const context = (await worker<number[]>('gemini-context-latency.ts', contextSandbox)).map(
+  (ms) => ms - DEBOUNCE_MS,
+);
+await contextSandbox.remove();
+const diffs = await openDiffRoundTrips();
+const rss = await memory();
+
+console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}
+
+| measure (ms) | p50 | p95 | max | runs |
+|---|---|---|---|---|
+${row('spawn of `tandem bridge` → `initialize` reply (discovery files written)', start)}
+${row(`editor event → Gemini's context store, beyond the ${DEBOUNCE_MS} ms debounce`, context)}
+${Object.entries(diffs)
+  .map(([size, samples]) => row(`openDiff → accepted, ${size} of source`, samples))
+  .join('\n')}
+
+| resident memory of \`tandem bridge\` | MB |
+|---|---|
+| idle | ${rss.idle.toFixed(1)} |
+| 10 Gemini sessions connected | ${rss.tenSessions.toFixed(1)} |`);

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import type { Prober } from '../discovery-scan/companions.js';
+import type { DiscoveryFile } from '../discovery-scan/discovery-files.js';
+import type { IdeProcess } from '../discovery-scan/ide-process.js';
+import type { Locations } from '../discovery-scan/locations.js';
+import type { ProbeResult } from '../discovery-scan/mcp-probe.js';
+import type { WorkspaceCheck } from '../discovery-scan/workspace-match.js';
+
+export type ClientKind = 'gemini' | 'qwen';
+
+export const CLIENT_NAMES: Record<ClientKind, string> = {
+  gemini: 'Gemini CLI',
+  qwen: 'Qwen Code',
+};
+
+/** What both models read: the folder, the environment, and the files as the CLIs would find them. */
+export interface PredictionContext {
+  /** The CLI's working directory. */
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  locations: Locations;
+  /** Every discovery file, in directory order (the order the CLIs read them in). */
+  files: DiscoveryFile[];
+  prober: Prober;
+  /** The IDE process as both CLIs compute it from this terminal's process tree. */
+  treeIdeProcess: IdeProcess;
+  container: ContainerFacts;
+}
+
+export interface ContainerFacts {
+  /** `/.dockerenv` or `/run/.containerenv`, whichever exists. */
+  marker?: string;
+  /** The variable that tells Gemini CLI to stay on 127.0.0.1 in a container, if one is set. */
+  localOverride?: string;
+}
+
+export function containerFacts(env: NodeJS.ProcessEnv): ContainerFacts {
+  const marker = ['/.dockerenv', '/run/.containerenv'].find((path) => existsSync(path));
+  const localOverride = [
+    'SSH_CONNECTION',
+    'VSCODE_REMOTE_CONTAINERS_SESSION',
+    'REMOTE_CONTAINERS',
+  ].find((name) => env[name]);
+  return { ...(marker && { marker }), ...(localOverride && { localOverride }) };
+}
+
+/** One discovery file as a CLI weighed it. */
+export interface Candidate {
+  path: string;
+  /** Its place in the CLI's reading order, from 1. */
+  rank: number;
+  workspace?: WorkspaceCheck;
+  /** What the CLI did with it, in words. */
+  note: string;
+}
+
+/** One HTTP connection the CLI would try. */
+export interface ConnectionAttempt {
+  host: string;
+  port: number;
+  /** Where the port came from. */
+  via: string;
+  tokenSent: boolean;
+  probe: ProbeResult;
+}
+
+export interface ClientPrediction {
+  client: ClientKind;
+  /** The IDE PID the CLI computes, and how. */
+  idePid: { pid: number; source: string };
+  candidates: Candidate[];
+  /** The discovery file the CLI takes its connection data from. */
+  chosenFile?: string;
+  /** Why that file, or why none. */
+  choice: string;
+  /** The editor the CLI believes it runs in; absent means "IDE integration is not supported". */
+  detectedIde?: { name: string; displayName: string; from: 'ideInfo' | 'environment' };
+  /** The workspace check the CLI runs before connecting. */
+  workspace?: WorkspaceCheck & { source: string };
+  attempts: ConnectionAttempt[];
+  connected: boolean;
+  /** The port it ends up connected to. */
+  port?: number;
+  /** What the CLI's `/ide status` would say. */
+  status: string;
+  /** The companion lists `openDiff` and `closeDiff`: diffs are shown in the editor. */
+  diffing: boolean;
+  /** Qwen Code deletes these lock files (their editor process is gone). */
+  deletes?: string[];
+  /** The CLI's own discovery code throws on this data. */
+  crash?: string;
+}
+
+/** How the process-tree walk found the IDE PID, in words. */
+export function describeTreePid(ide: IdeProcess): string {
+  if (!ide.shell) return 'the top of the process tree (no shell found above this process)';
+  return `the process tree: the terminal's shell is ${ide.shell.name} (PID ${ide.shell.pid})`;
+}
+
+/** Both diff tools are listed: the CLI shows its diffs in the editor. */
+export function diffingOf(probe: ProbeResult): boolean {
+  const tools = probe.tools ?? [];
+  return tools.includes('openDiff') && tools.includes('closeDiff');
+}

@@ -1,0 +1,268 @@
+import type { ClientReport, EnvironmentReport, FileReport } from './diagnosis.js';
+import { editorClaimsOf } from './ide-detection.js';
+import type { ClientKind, ConnectionAttempt } from './prediction.js';
+
+export interface Problem {
+  /** `error`: a CLI would not connect because of it; `warning`: it may bite; `info`: good to know. */
+  severity: 'error' | 'warning' | 'info';
+  /** A stable name for scripts, e.g. `directory-mismatch`. */
+  code: string;
+  /** The CLI concerned; absent when it concerns both or neither. */
+  client?: ClientKind;
+  message: string;
+  fix?: string;
+}
+
+interface ProblemInput {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  files: FileReport[];
+  clients: ClientReport[];
+  environment: EnvironmentReport;
+}
+
+const START_COMPANION =
+  'Open this folder in an editor with its companion running (Neovim with the Tandem plugin, or `tandem serve DIR`), then start the CLI: it looks for the editor once, when it starts.';
+
+/** The problems a report shows, each with a concrete fix; errors first. */
+export function findProblems(input: ProblemInput): Problem[] {
+  const problems = [
+    ...input.clients.flatMap((client) => clientProblems(client, input)),
+    ...environmentProblems(input),
+    ...staleFileProblems(input.files),
+  ];
+  const order = { error: 0, warning: 1, info: 2 };
+  return problems.sort((a, b) => order[a.severity] - order[b.severity]);
+}
+
+function clientProblems(client: ClientReport, input: ProblemInput): Problem[] {
+  const problems: Problem[] = [];
+  const add = (severity: Problem['severity'], code: string, message: string, fix?: string) =>
+    problems.push({ severity, code, client: client.client, message, ...(fix && { fix }) });
+  const name = client.name;
+  if (!client.ideMode.enabled) {
+    const where = client.ideMode.decidedBy
+      ? `"ide.enabled" is false in ${client.ideMode.decidedBy.path}`
+      : 'no settings file turns it on';
+    add(
+      'error',
+      'ide-mode-off',
+      `IDE mode is off in ${name} (${where}): it never looks for an editor.`,
+      `Type /ide enable in ${name}, or set {"ide": {"enabled": true}} in ${userSettingsOf(client)}.`,
+    );
+  }
+  const connection = connectionProblem(client, input);
+  if (connection) add('error', connection.code, connection.message, connection.fix);
+  if (client.connected && !client.diffing) {
+    add(
+      'warning',
+      'no-diff-tools',
+      `The companion on port ${client.port} lists no openDiff/closeDiff tools: ${name} shows its diffs in the terminal only.`,
+      'Update the editor companion, or use a Tandem companion.',
+    );
+  }
+  if (client.connected) {
+    const others = input.files.filter(
+      (file) => file.live && file.port !== client.port && file.workspace?.outcome === 'match',
+    );
+    const ports = [...new Set(others.map((file) => file.port))];
+    if (ports.length > 0) {
+      add(
+        'info',
+        'several-editors',
+        `${name} connects to port ${client.port}; the editor${ports.length > 1 ? 's' : ''} on port ${ports.join(', ')} also ${ports.length > 1 ? 'have' : 'has'} this folder open.`,
+        `To choose one for this terminal: eval "$(tandem env --port ${ports[0]})" before starting ${name}.`,
+      );
+    }
+  }
+  return problems;
+}
+
+interface Found {
+  code: string;
+  message: string;
+  fix: string;
+}
+
+function connectionProblem(client: ClientReport, input: ProblemInput): Found | undefined {
+  const name = client.name;
+  const chosen = client.chosenFile;
+  if (client.crash) {
+    return {
+      code: 'malformed-discovery-file',
+      message: client.crash,
+      fix: 'Remove the malformed discovery file named above (or fix its workspacePath); a companion that is running rewrites its file when restarted.',
+    };
+  }
+  if (!client.detectedIde) {
+    const forThisCli = client.candidates.length > 0;
+    if (!chosen && !forThisCli) {
+      return {
+        code: 'no-companion',
+        message: `${name} finds no discovery file for itself, so it believes no editor is there ("IDE integration is not supported").`,
+        fix: START_COMPANION.replace('DIR', input.dir),
+      };
+    }
+    return {
+      code: 'no-ide-info',
+      message: `The discovery file ${name} picks${chosen ? ` (${chosen})` : ''} has no ideInfo {name, displayName}, and nothing in the environment names an editor ${name} knows: it says "IDE integration is not supported".`,
+      fix: 'Update that companion so that its file carries ideInfo, or use a Tandem companion. Do not fake TERM_PROGRAM=vscode.',
+    };
+  }
+  const workspace = client.workspace;
+  const rejected = client.candidates.filter((c) => c.workspace?.outcome === 'mismatch');
+  if (workspace && workspace.outcome !== 'match') {
+    if (workspace.outcome === 'mismatch' || (rejected.length > 0 && !chosen)) {
+      const roots = workspace.outcome === 'mismatch' ? workspace.roots : rootsOf(rejected);
+      return {
+        code: 'directory-mismatch',
+        message: `No editor has this folder (${input.dir}) open for ${name}: the open workspace${roots.length > 1 ? 's are' : ' is'} ${roots.join(', ') || '(none)'}. Both sides are compared after resolving symbolic links.`,
+        fix: `Start ${name} inside ${roots.length > 1 ? 'one of those folders' : 'that folder'}, or open this folder (or a parent of it) in the editor.`,
+      };
+    }
+    if (workspace.outcome === 'no-folder') {
+      return {
+        code: 'no-folder-open',
+        message: `The editor of ${chosen ?? 'the discovery data'} has no folder open.`,
+        fix: 'Open a folder in the editor (for Neovim, :cd into it), then restart the CLI.',
+      };
+    }
+    return {
+      code: 'no-companion',
+      message: `${name} finds no discovery data for this folder.`,
+      fix: START_COMPANION.replace('DIR', input.dir),
+    };
+  }
+  if (!client.connected) {
+    const last = client.attempts[client.attempts.length - 1];
+    return failedAttempt(name, chosen, last, input);
+  }
+  return undefined;
+}
+
+function failedAttempt(
+  name: string,
+  chosen: string | undefined,
+  attempt: ConnectionAttempt | undefined,
+  input: ProblemInput,
+): Found {
+  if (!attempt) {
+    return {
+      code: 'connection-failed',
+      message: `${name} has no port to connect to${chosen ? ` (${chosen} names none)` : ''}.`,
+      fix: `Restart the editor's companion so that it rewrites its discovery file.`,
+    };
+  }
+  const where = `${attempt.host}:${attempt.port}`;
+  const file = chosen ? ` ${chosen}` : ' the discovery file';
+  switch (attempt.probe.outcome) {
+    case 'unresolvable':
+    case 'forbidden':
+      if (attempt.host === 'host.docker.internal') return containerProblem(name, attempt, input);
+      return {
+        code: 'connection-refused',
+        message: `The companion at ${where} refused ${name}'s request (${attempt.probe.detail}).`,
+        fix: 'Restart the editor companion; if it is not Tandem, check that it accepts this host.',
+      };
+    case 'unauthorized':
+      return {
+        code: 'wrong-token',
+        message: `The companion at ${where} refuses the token ${attempt.tokenSent ? `from${file}` : '(none was sent)'}: HTTP 401. The file is left over from an earlier companion on the same port, or was overwritten.`,
+        fix: `Restart the editor's companion so it rewrites its file, and remove${file} if it stays behind.`,
+      };
+    case 'refused':
+    case 'timeout':
+      return {
+        code: 'companion-gone',
+        message: `Nothing answers at ${where} (${attempt.probe.detail}): the companion that wrote${file} is gone.`,
+        fix: `Remove the stale file (rm${file}) and restart the editor or its companion.`,
+      };
+    default:
+      return {
+        code: 'connection-failed',
+        message: `What listens at ${where} is not an MCP companion (${attempt.probe.detail}).`,
+        fix: `Remove${file} if it is stale, and restart the editor's companion.`,
+      };
+  }
+}
+
+function containerProblem(name: string, attempt: ConnectionAttempt, input: ProblemInput): Found {
+  const marker = input.environment.container?.marker ?? '/.dockerenv';
+  return {
+    code: 'container-host',
+    message: `${marker} exists, so ${name} dials host.docker.internal:${attempt.port} instead of 127.0.0.1, and that fails (${attempt.probe.detail}).`,
+    fix: 'If the editor runs in this same container, export REMOTE_CONTAINERS=true before starting the CLI (SSH_CONNECTION or VSCODE_REMOTE_CONTAINERS_SESSION do the same). If the editor runs on the host, let its companion accept host.docker.internal (Tandem: allowContainerHost in the bridge `initialize`).',
+  };
+}
+
+function environmentProblems(input: ProblemInput): Problem[] {
+  const problems: Problem[] = [];
+  const term = input.env.TERM_PROGRAM;
+  const claims = new Set([
+    ...editorClaimsOf('gemini', input.env),
+    ...editorClaimsOf('qwen', input.env),
+  ]);
+  if (term && !claims.has(`TERM_PROGRAM=${term}`)) {
+    problems.push({
+      severity: 'info',
+      code: 'term-program',
+      message: `TERM_PROGRAM=${term}: harmless, neither CLI takes it for an editor.`,
+    });
+  }
+  if (claims.size > 0 && !input.env.VSCODE_IPC_HOOK_CLI) {
+    problems.push({
+      severity: 'warning',
+      code: 'editor-variable',
+      message: `${[...claims].join(', ')} is set outside that editor: a CLI then believes it runs there, even when the discovery data names another editor or is missing — it tries to connect instead of saying "not supported", and names the wrong editor.`,
+      fix: `Unset it in this shell (unset ${[...claims].map((claim) => claim.split('=')[0]).join(' ')}) and where it comes from: a terminal started from that editor, or tmux's global environment (tmux set-environment -g -u TERM_PROGRAM).`,
+    });
+  }
+  for (const [variable, client] of [
+    ['GEMINI_CLI_IDE_SERVER_PORT', 'gemini'],
+    ['QWEN_CODE_IDE_SERVER_PORT', 'qwen'],
+  ] as const) {
+    const value = input.env[variable];
+    if (!value) continue;
+    const live = input.files.some((file) => file.live && String(file.port) === value);
+    if (!live) {
+      problems.push({
+        severity: 'warning',
+        code: 'stale-port-variable',
+        client,
+        message: `${variable}=${value}, but no live companion listens on port ${value}: a leftover from another editor or terminal.`,
+        fix: `Run eval "$(tandem env)" in this terminal, or unset ${variable}.`,
+      });
+    }
+  }
+  return problems;
+}
+
+function staleFileProblems(files: FileReport[]): Problem[] {
+  return files
+    .filter((file) => !file.live)
+    .map((file) => ({
+      severity: 'warning' as const,
+      code: 'stale-discovery-file',
+      message: `${file.path} is stale: ${file.staleBecause}.${
+        file.kind === 'qwen-lock' && file.processes.some((p) => p.role === 'editor' && !p.alive)
+          ? ' Qwen Code deletes it when it starts.'
+          : ''
+      }`,
+      fix: `rm ${shellWord(file.path)}`,
+    }));
+}
+
+function rootsOf(candidates: ClientReport['candidates']): string[] {
+  const roots = candidates.flatMap((c) =>
+    c.workspace?.outcome === 'mismatch' ? c.workspace.roots : [],
+  );
+  return [...new Set(roots)];
+}
+
+function userSettingsOf(client: ClientReport): string {
+  return client.ideMode.layers.find((layer) => layer.scope === 'user')?.path ?? '';
+}
+
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

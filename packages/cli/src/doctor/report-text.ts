@@ -1,0 +1,159 @@
+import { basename } from 'node:path';
+import type { ClientReport, DoctorReport, FileReport } from './diagnosis.js';
+import type { Problem } from './problems.js';
+
+const MARK = { ok: '✓', error: '✗', warning: '!', info: '·' } as const;
+
+/** The report for a terminal: sections, one fact per line, marked ✓ / ✗ / ! / ·. */
+export function renderReport(report: DoctorReport): string {
+  const out: string[] = [];
+  const dir =
+    report.realDir === report.dir ? report.dir : `${report.dir} (resolved: ${report.realDir})`;
+  out.push(`tandem doctor: ${dir}`, '');
+  out.push('Discovery files', ...filesSection(report), '');
+  for (const client of report.clients) out.push(client.name, ...clientSection(client), '');
+  const environment = environmentSection(report);
+  if (environment.length > 0) out.push('Environment', ...environment, '');
+  if (report.problems.length > 0)
+    out.push('Problems and fixes', ...problemsSection(report.problems), '');
+  out.push(verdict(report));
+  return `${out.join('\n')}\n`;
+}
+
+function filesSection(report: DoctorReport): string[] {
+  const { locations } = report;
+  const places = `${locations.geminiIdeDir}, ${locations.qwenIdeDir}, ${locations.tmpDir}`;
+  if (report.files.length === 0) return [`  ${MARK.info} none (looked in ${places})`];
+  return report.files.flatMap(fileLines);
+}
+
+function fileLines(file: FileReport): string[] {
+  const editor = file.ideInfo ? file.ideInfo.displayName : 'no ideInfo';
+  const port = file.port === undefined ? 'no port' : `port ${file.port}`;
+  const state = file.live ? 'live' : `stale: ${file.staleBecause}`;
+  const lines = [
+    `  ${file.live ? MARK.ok : MARK.error} ${basename(file.path)}  ${editor} · ${port} · ${state}`,
+  ];
+  lines.push(`      ${file.path}`);
+  const details = [`read by ${file.readBy}`];
+  if (file.workspacePath !== undefined) details.push(`workspace ${file.workspacePath || '""'}`);
+  if (file.workspace) details.push(workspaceWords(file.workspace.outcome));
+  if (!file.hasToken) details.push('no token');
+  if (file.tandem) details.push('written by Tandem');
+  lines.push(`      ${details.join(' · ')}`);
+  const processes = file.processes.map((p) => `${p.role} ${p.pid} ${p.alive ? 'running' : 'gone'}`);
+  if (processes.length > 0) lines.push(`      processes: ${processes.join(', ')}`);
+  return lines;
+}
+
+function workspaceWords(outcome: string): string {
+  switch (outcome) {
+    case 'match':
+      return 'contains this folder';
+    case 'mismatch':
+      return 'does not contain this folder';
+    case 'no-folder':
+      return 'no folder open';
+    case 'missing':
+      return 'no workspacePath';
+    default:
+      return 'unreadable workspacePath';
+  }
+}
+
+function clientSection(client: ClientReport): string[] {
+  const lines: string[] = [];
+  const line = (mark: string, text: string) => lines.push(`  ${mark} ${text}`);
+  const { ideMode } = client;
+  line(
+    ideMode.enabled ? MARK.ok : MARK.error,
+    `IDE mode ${ideMode.enabled ? 'on' : 'off'} (${ideMode.decidedBy ? `${ideMode.decidedBy.path}` : 'no settings file sets ide.enabled'})`,
+  );
+  line(MARK.info, `IDE PID ${client.idePid.pid}, from ${client.idePid.source}`);
+  for (const candidate of client.candidates) {
+    line(' ', `${candidate.rank}. ${basename(candidate.path)}: ${candidate.note}`);
+  }
+  line(
+    client.chosenFile ? MARK.info : MARK.error,
+    `picks ${client.chosenFile ? basename(client.chosenFile) : 'no file'}: ${client.choice}`,
+  );
+  if (client.deletes) {
+    for (const path of client.deletes) line(MARK.warning, `deletes ${path} when it starts`);
+  }
+  if (client.crash) {
+    line(MARK.error, client.crash);
+    return lines;
+  }
+  if (!client.detectedIde) {
+    line(MARK.error, 'no editor detected: "IDE integration is not supported"');
+    return lines;
+  }
+  const { detectedIde } = client;
+  line(
+    MARK.ok,
+    `editor: ${detectedIde.displayName} (from ${detectedIde.from === 'ideInfo' ? 'ideInfo' : 'the environment'})`,
+  );
+  if (client.workspace) {
+    const matched = client.workspace.outcome === 'match';
+    const where =
+      matched && 'matchedRoot' in client.workspace ? ` (${client.workspace.matchedRoot})` : '';
+    line(
+      matched ? MARK.ok : MARK.error,
+      `workspace from ${client.workspace.source}: ${workspaceWords(client.workspace.outcome)}${where}`,
+    );
+  }
+  for (const attempt of client.attempts) {
+    const ok = attempt.probe.outcome === 'ok';
+    line(
+      ok ? MARK.ok : MARK.error,
+      `${attempt.host}:${attempt.port} (${attempt.via}${attempt.tokenSent ? '' : ', no token'}): ${attempt.probe.detail}`,
+    );
+  }
+  if (client.connected) {
+    const diffs = client.diffing
+      ? 'diffs shown in the editor'
+      : 'no diff tools: diffs stay in the terminal';
+    line(MARK.ok, `connects to ${detectedIde.displayName} on port ${client.port}, ${diffs}`);
+  } else {
+    line(MARK.error, `does not connect: "${client.status}"`);
+  }
+  return lines;
+}
+
+function environmentSection(report: DoctorReport): string[] {
+  const lines: string[] = [];
+  const { environment } = report;
+  for (const [name, value] of Object.entries(environment.variables)) {
+    lines.push(`  ${MARK.info} ${name}=${value}`);
+  }
+  if (environment.termProgram) lines.push(`  ${MARK.info} TERM_PROGRAM=${environment.termProgram}`);
+  if (environment.container) {
+    const { marker, localOverride, geminiHost } = environment.container;
+    const why = localOverride
+      ? `${localOverride} is set`
+      : `none of SSH_CONNECTION, VSCODE_REMOTE_CONTAINERS_SESSION, REMOTE_CONTAINERS is set`;
+    lines.push(`  ${MARK.info} in a container (${marker}); ${why}: Gemini CLI dials ${geminiHost}`);
+  }
+  return lines;
+}
+
+function problemsSection(problems: Problem[]): string[] {
+  return problems.flatMap((problem) => {
+    const who = problem.client
+      ? `${problem.client === 'gemini' ? 'Gemini CLI' : 'Qwen Code'}: `
+      : '';
+    const lines = [`  ${MARK[problem.severity]} ${who}${problem.message}`];
+    if (problem.fix) lines.push(`    fix: ${problem.fix}`);
+    return lines;
+  });
+}
+
+function verdict(report: DoctorReport): string {
+  const parts = report.clients.map((client) => {
+    if (client.connects) return `${client.name} connects (port ${client.port})`;
+    if (client.connected)
+      return `${client.name} would connect (port ${client.port}) once IDE mode is on`;
+    return `${client.name} does not connect`;
+  });
+  return `${report.ok ? MARK.ok : MARK.error} ${parts.join('; ')}.`;
+}

@@ -1,0 +1,140 @@
+/**
+ * End to end: `tandem serve` in its own process, the real Gemini CLI and Qwen Code clients
+ * connecting to it through its discovery files, and the user answering on the review page in
+ * real Chromium.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  startRealClient,
+  type ClientKind,
+  type RealClient,
+} from '../../../real-clients/src/real-client.js';
+import { chromiumMissing, launchChromium } from './chromium.fixture.js';
+import { startServe, type ServeProcess } from './serve-process.fixture.js';
+
+const missing = chromiumMissing();
+const clientNames: Record<ClientKind, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
+const ORIGINAL = 'export function greet(name: string) {\n  return "Hello " + name;\n}\n';
+const PROPOSAL = 'export function greet(name: string) {\n  return `Hello, ${name}!`;\n}\n';
+
+for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) {
+  describe(`tandem serve with the real ${kind} client`, { skip: missing }, () => {
+    let root: string;
+    let workspace: string;
+    let tmpDir: string;
+    let qwenHome: string;
+    let filePath: string;
+    let serve: ServeProcess;
+    let browser: BrowserContext;
+    let page: Page;
+    let client: RealClient | undefined;
+
+    before(async () => {
+      root = realpathSync(mkdtempSync(join(tmpdir(), `tandem-serve-${kind}-`)));
+      workspace = join(root, 'workspace');
+      tmpDir = join(root, 'tmp');
+      qwenHome = join(root, 'qwen-home');
+      for (const dir of [workspace, tmpDir, qwenHome, join(root, 'home')]) mkdirSync(dir);
+      mkdirSync(join(workspace, 'src'));
+      filePath = join(workspace, 'src', 'greet.ts');
+      serve = await startServe([], {
+        cwd: workspace,
+        env: { ...process.env, TMPDIR: tmpDir, QWEN_HOME: qwenHome, HOME: join(root, 'home') },
+      });
+      browser = await launchChromium(join(root, 'profile'));
+      page = await browser.newPage();
+      await page.goto(serve.url);
+      await page.locator('.connection[data-state="live"]').waitFor();
+    });
+
+    beforeEach(async () => {
+      writeFileSync(filePath, ORIGINAL);
+      client = await startRealClient({ kind, cwd: workspace, tmpDir, qwenHome });
+      const state = await client.connect();
+      assert.equal(state.status, 'connected', state.details);
+      assert.equal(client.detectedIde?.displayName, 'Tandem (browser)');
+    });
+
+    afterEach(async () => {
+      await client?.kill();
+      client = undefined;
+    });
+
+    after(async () => {
+      await browser?.close();
+      await serve?.stop('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    const review = () => page.locator('.review:not([hidden])');
+
+    async function openOnPage(real: RealClient) {
+      const diff = real.openDiff(filePath, PROPOSAL);
+      await diff.opened;
+      await review().locator('.path .name', { hasText: 'greet.ts' }).waitFor();
+      return diff;
+    }
+
+    async function typeInProposal(text: string) {
+      await review().locator('.cm-merge-b .cm-line').first().click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(text);
+    }
+
+    test('the page names the connected CLI and the diff it proposes', async () => {
+      await page.locator('.clients .chip', { hasText: clientNames[kind] }).waitFor();
+      const diff = await openOnPage(client!);
+      assert.match(await review().locator('.client').innerText(), new RegExp(clientNames[kind]));
+      await review()
+        .getByRole('button', { name: /^Reject/ })
+        .click();
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+    });
+
+    test('an edit accepted on the page is the content the CLI writes', async () => {
+      const diff = await openOnPage(client!);
+      await typeInProposal('// reviewed\n');
+      await review()
+        .getByRole('button', { name: /^Accept/ })
+        .click();
+      assert.deepEqual(await diff.result, {
+        status: 'accepted',
+        content: `${PROPOSAL}// reviewed\n`,
+      });
+      await page.locator('.review').waitFor({ state: 'detached' });
+    });
+
+    test("a diff approved in the terminal leaves the page with the user's draft", async () => {
+      const diff = await openOnPage(client!);
+      await typeInProposal('// draft\n');
+      await review().locator('.draft-state', { hasText: 'saved' }).waitFor();
+      await client!.resolveDiffFromCli(filePath, 'accepted');
+      assert.deepEqual(await diff.result, { status: 'accepted', content: `${PROPOSAL}// draft\n` });
+      await page.locator('.review').waitFor({ state: 'detached' });
+    });
+
+    test('closeDiff from the CLI returns the draft; the diff is then rejected', async () => {
+      const diff = await openOnPage(client!);
+      await typeInProposal('// kept\n');
+      await review().locator('.draft-state', { hasText: 'saved' }).waitFor();
+      assert.equal(
+        await client!.closeDiff(filePath, { suppressNotification: false }),
+        `${PROPOSAL}// kept\n`,
+      );
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await page.locator('.review').waitFor({ state: 'detached' });
+    });
+
+    test('stopping tandem serve rejects the pending diff and exits 0', async () => {
+      const diff = await openOnPage(client!);
+      assert.equal(await serve.stop('SIGTERM'), 0);
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await page.locator('.connection[data-state="reconnecting"]').waitFor();
+    });
+  });
+}

@@ -1,0 +1,290 @@
+import { h } from './dom.js';
+import { displayPath } from './paths.js';
+import type { Review, ReviewClient, ReviewEvent, ReviewOutcome } from './protocol.js';
+import { accept, reject, type ConnectionState } from './review-api.js';
+import { ReviewPane } from './review-pane.js';
+import { shortcutKeys, shortcutOf, type Shortcut } from './shortcuts.js';
+
+const connectionLabels: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Reconnecting…',
+  'signed-out': 'Signed out',
+};
+
+/**
+ * The whole page: the connected CLIs, the queue of pending diffs, and the diff under review.
+ * It draws what the server's events say; each diff's editor lives as long as the diff.
+ */
+export class ReviewApp {
+  private workspaceFolders: string[] = [];
+  private clients: ReviewClient[] = [];
+  /** In the order they arrived: the queue. */
+  private readonly reviews = new Map<string, Review>();
+  private readonly panes = new Map<string, ReviewPane>();
+  private selectedId: string | undefined;
+  /** Diffs whose answer is on its way: their own request, not the event stream, ends them. */
+  private readonly answering = new Set<string>();
+
+  private readonly workspaceLabel = h('span', { class: 'workspace' });
+  private readonly clientList = h('div', { class: 'clients', 'aria-label': 'Connected CLIs' });
+  private readonly connection = h('span', { class: 'connection', role: 'status' });
+  private readonly queueCount = h('span', { class: 'count' });
+  private readonly queueList = h('ol', { class: 'queue-list' });
+  private readonly main = h('main', { class: 'main' });
+  private readonly emptyState = h('div', { class: 'empty' });
+  private readonly toasts = h('div', { class: 'toasts', 'aria-live': 'polite' });
+
+  constructor(
+    root: HTMLElement,
+    private readonly nonce: string,
+  ) {
+    root.append(
+      h(
+        'header',
+        { class: 'topbar' },
+        h(
+          'div',
+          { class: 'brand' },
+          h('img', { src: 'assets/icon.svg', alt: '', width: '22', height: '22' }),
+          'Tandem',
+        ),
+        this.workspaceLabel,
+        h('div', { class: 'spacer' }),
+        this.clientList,
+        this.connection,
+      ),
+      h(
+        'div',
+        { class: 'body' },
+        h(
+          'nav',
+          { class: 'queue', 'aria-label': 'Pending diffs' },
+          h('div', { class: 'queue-head' }, 'Pending review', this.queueCount),
+          this.queueList,
+          h(
+            'div',
+            { class: 'legend' },
+            legendRow('Accept', shortcutKeys.accept),
+            legendRow('Reject', shortcutKeys.reject),
+            legendRow('Next change', ['F7']),
+          ),
+        ),
+        this.main,
+      ),
+      this.toasts,
+    );
+    this.main.append(this.emptyState);
+    window.addEventListener('keydown', (event) => this.onKey(event), { capture: true });
+    // A draft typed just before the tab closes still reaches the server.
+    window.addEventListener('pagehide', () => {
+      for (const pane of this.panes.values()) void pane.flushDraft();
+    });
+    this.setConnection('connecting');
+    this.render();
+  }
+
+  handle(event: ReviewEvent): void {
+    switch (event.type) {
+      case 'snapshot': {
+        this.workspaceFolders = event.snapshot.workspaceFolders;
+        this.clients = event.snapshot.clients;
+        const pending = new Set(event.snapshot.reviews.map((review) => review.id));
+        for (const id of this.reviews.keys()) if (!pending.has(id)) this.remove(id);
+        // Reviews already on the page keep their editors, with whatever the user typed.
+        for (const review of event.snapshot.reviews) {
+          if (!this.reviews.has(review.id)) this.reviews.set(review.id, review);
+        }
+        break;
+      }
+      case 'opened':
+        this.reviews.set(event.review.id, event.review);
+        break;
+      case 'closed':
+        this.closedElsewhere(event.id, event.outcome);
+        break;
+      case 'clients':
+        this.clients = event.clients;
+        break;
+    }
+    this.render();
+  }
+
+  setConnection(state: ConnectionState): void {
+    this.connection.textContent = connectionLabels[state];
+    this.connection.dataset.state = state;
+    this.connection.title =
+      state === 'signed-out'
+        ? 'Open the URL that tandem serve printed in its terminal again.'
+        : state === 'reconnecting'
+          ? 'Is tandem serve still running?'
+          : '';
+  }
+
+  private render(): void {
+    this.workspaceLabel.textContent = this.workspaceFolders.join(', ');
+    this.clientList.replaceChildren(
+      ...(this.clients.length > 0
+        ? this.clients.map((client) =>
+            h('span', { class: 'chip' }, h('span', { class: 'dot' }), clientLabel(client)),
+          )
+        : [h('span', { class: 'chip chip-idle' }, 'No CLI connected')]),
+    );
+
+    if (!this.selectedId || !this.reviews.has(this.selectedId)) {
+      this.selectedId = this.reviews.keys().next().value;
+    }
+    this.queueCount.textContent = String(this.reviews.size);
+    this.queueList.replaceChildren(...[...this.reviews.values()].map((r) => this.queueItem(r)));
+    document.title = this.reviews.size > 0 ? `(${this.reviews.size}) Tandem review` : 'Tandem';
+
+    for (const [id, pane] of this.panes) pane.element.hidden = id !== this.selectedId;
+    const selected = this.selectedId ? this.reviews.get(this.selectedId) : undefined;
+    this.emptyState.hidden = selected !== undefined;
+    if (selected && !this.panes.has(selected.id)) {
+      const pane = new ReviewPane(selected, {
+        workspaceFolders: this.workspaceFolders,
+        nonce: this.nonce,
+        answer: (target, shortcut) => void this.answer(target, shortcut),
+      });
+      this.panes.set(selected.id, pane);
+      this.main.append(pane.element);
+    }
+    if (!selected) this.renderEmptyState();
+  }
+
+  private queueItem(review: Review): HTMLLIElement {
+    const { directory, name } = displayPath(review.filePath, this.workspaceFolders);
+    const button = h(
+      'button',
+      { type: 'button', class: 'queue-item', title: review.filePath },
+      h(
+        'span',
+        { class: 'queue-file' },
+        name,
+        review.oldContent === null && h('span', { class: 'tag tag-new' }, 'New'),
+      ),
+      // Right-aligned overflow keeps the end of a long directory in view; the isolated text
+      // keeps its slashes in place.
+      directory && h('span', { class: 'queue-dir' }, h('bdi', { dir: 'ltr' }, directory)),
+      h('span', { class: 'queue-client' }, review.client.name),
+    );
+    if (review.id === this.selectedId) button.setAttribute('aria-current', 'true');
+    button.addEventListener('click', () => {
+      this.selectedId = review.id;
+      this.render();
+      this.panes.get(review.id)?.focus();
+    });
+    return h('li', {}, button);
+  }
+
+  private renderEmptyState(): void {
+    const folder = this.workspaceFolders[0] ?? 'this folder';
+    this.emptyState.replaceChildren(
+      h('div', { class: 'empty-mark' }, '✓'),
+      h('h2', {}, 'Nothing to review'),
+      h(
+        'p',
+        {},
+        'Edits that Gemini CLI or Qwen Code propose appear here as they arrive. ' +
+          'You can edit them before you accept.',
+      ),
+      this.clients.length > 0
+        ? h('p', { class: 'hint' }, `Connected: ${this.clients.map(clientLabel).join(', ')}.`)
+        : h(
+            'p',
+            { class: 'hint' },
+            'In another terminal, run ',
+            h('code', {}, 'gemini'),
+            ' or ',
+            h('code', {}, 'qwen'),
+            ' in ',
+            h('code', {}, folder),
+            '.',
+          ),
+    );
+  }
+
+  private async answer(pane: ReviewPane, shortcut: Shortcut): Promise<void> {
+    const { id, client } = pane.review;
+    const { name } = displayPath(pane.review.filePath, this.workspaceFolders);
+    if (this.answering.has(id)) return;
+    if (shortcut === 'accept' && pane.content() === '' && pane.review.proposal !== '') {
+      // The CLIs read an empty answer as "write the original proposal".
+      this.toast(
+        'An empty file cannot be accepted: the CLI would write its proposal. Reject instead.',
+        'error',
+      );
+      return;
+    }
+    this.answering.add(id);
+    pane.setBusy(true);
+    const result = shortcut === 'accept' ? await accept(id, pane.content()) : await reject(id);
+    this.answering.delete(id);
+    if (result === 'failed') {
+      pane.setBusy(false);
+      this.toast('Could not reach tandem serve. Nothing was lost; try again.', 'error');
+      return;
+    }
+    const moveOn = this.selectedId === id;
+    this.remove(id);
+    this.render();
+    if (moveOn && this.selectedId) this.panes.get(this.selectedId)?.focus();
+    if (result === 'gone') this.toast(`${name} was already closed by ${client.name}.`);
+    else if (shortcut === 'accept') this.toast(`Accepted ${name}: ${client.name} writes it.`);
+    else this.toast(`Rejected ${name}.`);
+  }
+
+  private closedElsewhere(id: string, outcome: ReviewOutcome): void {
+    const review = this.reviews.get(id);
+    if (!review || this.answering.has(id)) return;
+    const { name } = displayPath(review.filePath, this.workspaceFolders);
+    this.remove(id);
+    this.toast(
+      outcome === 'closed'
+        ? `${review.client.name} closed the diff of ${name}.`
+        : `${name} was ${outcome} in another window.`,
+    );
+  }
+
+  /** Forgets a diff, selecting the one after it when it was the selected one. */
+  private remove(id: string): void {
+    if (this.selectedId === id) {
+      const ids = [...this.reviews.keys()];
+      const index = ids.indexOf(id);
+      this.selectedId = ids[index + 1] ?? ids[index - 1];
+    }
+    this.reviews.delete(id);
+    this.panes.get(id)?.destroy();
+    this.panes.delete(id);
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    const shortcut = shortcutOf(event);
+    const pane = this.selectedId ? this.panes.get(this.selectedId) : undefined;
+    if (!shortcut || !pane) return;
+    event.preventDefault();
+    event.stopPropagation();
+    // A held key answers one diff, not the whole queue.
+    if (!event.repeat) void this.answer(pane, shortcut);
+  }
+
+  private toast(message: string, kind: 'info' | 'error' = 'info'): void {
+    const toast = h('div', { class: `toast toast-${kind}` }, message);
+    this.toasts.append(toast);
+    setTimeout(() => toast.remove(), 5000);
+  }
+}
+
+function clientLabel(client: ReviewClient): string {
+  return `${client.name} ${client.version}`.trim();
+}
+
+function legendRow(label: string, keys: string[]): HTMLElement {
+  return h(
+    'div',
+    { class: 'legend-row' },
+    h('span', {}, label),
+    h('span', { class: 'keys' }, ...keys.map((key) => h('kbd', {}, key))),
+  );
+}
