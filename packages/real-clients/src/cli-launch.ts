@@ -71,9 +71,18 @@ function qwenSettings(): object {
     security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
     general: { enableAutoUpdate: false },
     // Fewer side requests to the model, and no dialogs after a turn.
-    ui: { hideTips: true, enableWelcomeBack: false, enableUserFeedback: false, enableFollowupSuggestions: false },
+    ui: {
+      hideTips: true,
+      enableWelcomeBack: false,
+      enableUserFeedback: false,
+      enableFollowupSuggestions: false,
+    },
     model: { skipNextSpeakerCheck: true, skipLoopDetection: true },
-    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
+    memory: {
+      enableManagedAutoMemory: false,
+      enableManagedAutoDream: false,
+      enableAutoSkill: false,
+    },
     // The packaged ripgrep binary is installed without its execute bit: use the built-in search.
     tools: { useRipgrep: false },
   };
@@ -82,7 +91,9 @@ function qwenSettings(): object {
 async function binPath(packageName: string): Promise<string> {
   const require = createRequire(import.meta.url);
   const manifestPath = require.resolve(`${packageName}/package.json`);
-  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { bin: Record<string, string> };
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
+    bin: Record<string, string>;
+  };
   const [bin] = Object.values(manifest.bin);
   if (!bin) throw new Error(`${packageName} declares no executable`);
   return path.join(path.dirname(manifestPath), bin);
@@ -93,10 +104,58 @@ async function writeJson(file: string, value: object): Promise<void> {
   await writeFile(file, JSON.stringify(value, null, 2) + '\n');
 }
 
-function shellLine(command: Omit<CliCommand, 'shellLine'>): string {
-  const assignments = Object.entries(command.env).map(([name, value]) => `${name}=${shellQuote(value)}`);
-  const words = ['env -u TERM_PROGRAM -u TERM_PROGRAM_VERSION', ...assignments, ...command.argv.map(shellQuote)];
+/** The shell line of `CliCommand`: cd to `cwd`, then run `argv` with `env` and no TERM_PROGRAM. */
+export function commandShellLine(command: Omit<CliCommand, 'shellLine'>): string {
+  const assignments = Object.entries(command.env).map(
+    ([name, value]) => `${name}=${shellQuote(value)}`,
+  );
+  const words = [
+    'env -u TERM_PROGRAM -u TERM_PROGRAM_VERSION',
+    ...assignments,
+    ...command.argv.map(shellQuote),
+  ];
   return `cd ${shellQuote(command.cwd)} && ${words.join(' ')}`;
+}
+
+interface Prepared {
+  env: Record<string, string>;
+  args: string[];
+  close(): Promise<void>;
+}
+
+async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
+  const { home, edit } = options;
+  await writeJson(path.join(home, '.gemini', 'settings.json'), geminiSettings());
+  const responses = path.join(home, 'fake-gemini-responses.jsonl');
+  await writeFakeGeminiResponses(responses, edit);
+  const env = {
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join(home, 'no-system-defaults.json'),
+    GEMINI_API_KEY: 'fake-key',
+    // The CLI would otherwise reach the IDE at host.docker.internal inside a container.
+    REMOTE_CONTAINERS: 'true',
+  };
+  // The pinned model keeps the model router from taking a canned response.
+  const args = [await binPath('@google/gemini-cli'), '-m', 'gemini-2.5-flash'];
+  args.push('--approval-mode', 'default', '--fake-responses-non-strict', responses, '-i', prompt);
+  return { env, args, close: async () => undefined };
+}
+
+async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
+  const { home, edit } = options;
+  const qwenHome = options.qwenHome ?? path.join(home, '.qwen');
+  await writeJson(path.join(qwenHome, 'settings.json'), qwenSettings());
+  const args = [await binPath('@qwen-code/qwen-code'), '--approval-mode', 'default', '-i', prompt];
+  const model = await FakeOpenAiModel.start({ prompt, edit });
+  const env = {
+    QWEN_HOME: qwenHome,
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
+    QWEN_CODE_SYSTEM_DEFAULTS_PATH: path.join(home, 'no-system-defaults.json'),
+    OPENAI_BASE_URL: model.baseUrl,
+    OPENAI_API_KEY: 'fake-key',
+    OPENAI_MODEL: 'fake-model',
+  };
+  return { env, args, close: () => model.close() };
 }
 
 /**
@@ -104,54 +163,20 @@ function shellLine(command: Omit<CliCommand, 'shellLine'>): string {
  * real CLI interactively (default approval mode) with the edit prompt already submitted.
  */
 export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLaunch> {
-  const { cli, home, tmpDir, edit } = options;
-  await mkdir(tmpDir, { recursive: true });
-  const prompt = editPrompt(edit);
+  await mkdir(options.tmpDir, { recursive: true });
+  const prompt = editPrompt(options.edit);
+  const prepared = await (options.cli === 'gemini' ? prepareGemini : prepareQwen)(options, prompt);
   // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
   // TERM_PROGRAM, XDG_*) may change how the CLI behaves.
-  const baseEnv = {
+  const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: 'C.UTF-8',
     SHELL: '/bin/sh',
-    HOME: home,
-    TMPDIR: tmpDir,
+    HOME: options.home,
+    TMPDIR: options.tmpDir,
+    ...prepared.env,
+    ...options.env,
   };
-  const model = cli === 'qwen' ? await FakeOpenAiModel.start({ prompt, edit }) : undefined;
-  let env: Record<string, string>;
-  let args: string[];
-  if (model) {
-    const qwenHome = options.qwenHome ?? path.join(home, '.qwen');
-    await writeJson(path.join(qwenHome, 'settings.json'), qwenSettings());
-    env = {
-      ...baseEnv,
-      QWEN_HOME: qwenHome,
-      QWEN_CODE_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
-      QWEN_CODE_SYSTEM_DEFAULTS_PATH: path.join(home, 'no-system-defaults.json'),
-      OPENAI_BASE_URL: model.baseUrl,
-      OPENAI_API_KEY: 'fake-key',
-      OPENAI_MODEL: 'fake-model',
-    };
-    args = [await binPath('@qwen-code/qwen-code'), '--approval-mode', 'default', '-i', prompt];
-  } else {
-    await writeJson(path.join(home, '.gemini', 'settings.json'), geminiSettings());
-    const responses = path.join(home, 'fake-gemini-responses.jsonl');
-    await writeFakeGeminiResponses(responses, edit);
-    env = {
-      ...baseEnv,
-      GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'no-system-settings.json'),
-      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join(home, 'no-system-defaults.json'),
-      GEMINI_API_KEY: 'fake-key',
-      // The CLI would otherwise reach the IDE at host.docker.internal inside a container.
-      REMOTE_CONTAINERS: 'true',
-    };
-    const bin = await binPath('@google/gemini-cli');
-    // The pinned model keeps the model router from taking a canned response.
-    args = [bin, '-m', 'gemini-2.5-flash', '--approval-mode', 'default', '--fake-responses-non-strict', responses];
-    args.push('-i', prompt);
-  }
-  const partial = { argv: [process.execPath, ...args], env: { ...env, ...options.env }, cwd: options.cwd };
-  return {
-    command: { ...partial, shellLine: shellLine(partial) },
-    close: async () => model?.close(),
-  };
+  const command = { argv: [process.execPath, ...prepared.args], env, cwd: options.cwd };
+  return { command: { ...command, shellLine: commandShellLine(command) }, close: prepared.close };
 }

@@ -1,22 +1,19 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { CliName } from './cli-launch.js';
-import { inputPattern, startCliSession, type CliSession } from './cli-session.js';
+import type { CliCommand, CliName } from './cli-launch.js';
+import {
+  inputPattern,
+  startCliSession,
+  type CliSession,
+  type CliSessionOptions,
+} from './cli-session.js';
+import { needsProgram } from './needs-program.js';
 import { finalText } from './proposed-edit.js';
-
-const tmuxMissing = spawnSync('tmux', ['-V']).error !== undefined;
-
-function tmuxAvailable(t: TestContext): boolean {
-  if (!tmuxMissing) return true;
-  if (process.env.CI) assert.fail('tmux is not installed (required when CI is set)');
-  t.skip('tmux is not installed');
-  return false;
-}
+import { processGroupAlive } from './tmux.js';
 
 const original = 'first line\nsecond line\n';
 // Tabs, quotes, a literal backslash-n and non-ASCII: the file must get exactly these bytes.
@@ -28,7 +25,11 @@ interface Scenario {
   root: string;
 }
 
-async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
+async function startScenario(
+  t: TestContext,
+  cli: CliName,
+  command?: CliSessionOptions['command'],
+): Promise<Scenario> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `cli-session-${cli}-`)));
   const cwd = path.join(root, 'workspace');
   await mkdir(cwd);
@@ -40,6 +41,7 @@ async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
     home: path.join(root, 'home'),
     tmpDir: path.join(root, 'tmp'),
     edit: { filePath: file, content: proposed },
+    ...(command && { command }),
   });
   t.after(async () => {
     await session.stop();
@@ -54,36 +56,56 @@ function assertNoDiscoveryFiles(root: string): void {
   assert.equal(existsSync(path.join(root, 'home', '.qwen', 'ide')), false);
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+for (const cli of ['gemini', 'qwen'] as const) {
+  test(
+    `${cli}: approving in the terminal writes exactly the proposed content`,
+    { timeout: 180_000 },
+    async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      const { session, file, root } = await startScenario(t, cli);
+      assertNoDiscoveryFiles(root);
+      await session.approveInTerminal(120_000);
+      await session.waitForScreen((screen) => screen.includes(finalText));
+      assert.equal(await readFile(file, 'utf8'), proposed);
+
+      const pid = session.panePid;
+      await session.stop();
+      await session.stop();
+      assert.equal(processGroupAlive(pid), false, 'a process of the pane outlived stop()');
+    },
+  );
+
+  test(
+    `${cli}: rejecting in the terminal leaves the file untouched`,
+    { timeout: 180_000 },
+    async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      const { session, file } = await startScenario(t, cli);
+      await session.rejectInTerminal(120_000);
+      await session.waitForScreen(
+        (screen) => !/Apply this change\?/.test(screen) && inputPattern.test(screen),
+      );
+      assert.equal(await readFile(file, 'utf8'), original);
+      assert.doesNotMatch(await session.screen(), new RegExp(finalText));
+    },
+  );
 }
 
-for (const cli of ['gemini', 'qwen'] as const) {
-  test(`${cli}: approving in the terminal writes exactly the proposed content`, { timeout: 180_000 }, async (t) => {
-    if (!tmuxAvailable(t)) return;
-    const { session, file, root } = await startScenario(t, cli);
-    assertNoDiscoveryFiles(root);
+test(
+  'the pane can run another program that starts the CLI from its shell line',
+  { timeout: 180_000 },
+  async (t) => {
+    if (!needsProgram(t, 'tmux')) return;
+    // As an editor's terminal would: a shell of its own, in the pane's environment (cli.env).
+    const wrapper = (cli: CliCommand) => [
+      'sh',
+      '-c',
+      `touch "$TMPDIR/wrapper-ran"; ${cli.shellLine}`,
+    ];
+    const { session, file, root } = await startScenario(t, 'gemini', wrapper);
     await session.approveInTerminal(120_000);
     await session.waitForScreen((screen) => screen.includes(finalText));
     assert.equal(await readFile(file, 'utf8'), proposed);
-
-    const pid = session.panePid;
-    await session.stop();
-    await session.stop();
-    assert.equal(groupAlive(pid), false, 'a process of the pane outlived stop()');
-  });
-
-  test(`${cli}: rejecting in the terminal leaves the file untouched`, { timeout: 180_000 }, async (t) => {
-    if (!tmuxAvailable(t)) return;
-    const { session, file } = await startScenario(t, cli);
-    await session.rejectInTerminal(120_000);
-    await session.waitForScreen((screen) => !/Apply this change\?/.test(screen) && inputPattern.test(screen));
-    assert.equal(await readFile(file, 'utf8'), original);
-    assert.doesNotMatch(await session.screen(), new RegExp(finalText));
-  });
-}
+    assert.equal(existsSync(path.join(root, 'tmp', 'wrapper-ran')), true);
+  },
+);

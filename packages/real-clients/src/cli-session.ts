@@ -1,6 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { prepareCliLaunch, type CliCommand, type CliLaunch, type CliLaunchOptions, type CliName } from './cli-launch.js';
+import {
+  prepareCliLaunch,
+  type CliCommand,
+  type CliLaunch,
+  type CliLaunchOptions,
+  type CliName,
+} from './cli-launch.js';
 import { shellQuote, TmuxPane } from './tmux.js';
 
 export interface CliSessionOptions extends CliLaunchOptions {
@@ -39,9 +45,18 @@ export class CliSession {
     try {
       const dir = path.join(options.tmpDir, 'tmux');
       await mkdir(dir, { recursive: true });
-      const shellLine = options.command ? options.command(command).map(shellQuote).join(' ') : command.shellLine;
+      const shellLine = options.command
+        ? options.command(command).map(shellQuote).join(' ')
+        : command.shellLine;
       const { env, cwd } = command;
-      const pane = await TmuxPane.start({ dir, cwd, shellLine, env, width: options.width, height: options.height });
+      const pane = await TmuxPane.start({
+        dir,
+        cwd,
+        shellLine,
+        env,
+        width: options.width,
+        height: options.height,
+      });
       return new CliSession(options.cli, launch, pane);
     } catch (error) {
       await launch.close();
@@ -68,17 +83,23 @@ export class CliSession {
    * command exits, and on timeout, with the last screen in the message.
    */
   async waitForScreen(condition: ScreenCondition, timeoutMs = 60_000): Promise<string> {
-    const matches = typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
+    const matches =
+      typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const screen = await this.screen();
       if (matches(screen)) return screen;
-      const status = await this.pane.exitStatus();
-      if (status !== undefined) {
-        throw new Error(`${this.cli}: the pane's command exited with status ${status} before ${condition}; screen:\n${screen}`);
+      const ending = await this.pane.ending();
+      if (ending !== undefined) {
+        const last = await this.screen();
+        throw new Error(
+          `${this.cli}: the pane's command ended (${ending}) before ${condition}; screen:\n${last}`,
+        );
       }
       if (Date.now() > deadline) {
-        throw new Error(`${this.cli}: no ${condition} on screen within ${timeoutMs} ms; screen:\n${screen}`);
+        throw new Error(
+          `${this.cli}: no ${condition} on screen within ${timeoutMs} ms; screen:\n${screen}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }

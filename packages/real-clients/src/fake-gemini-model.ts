@@ -10,13 +10,17 @@ import { finalText, idleText, type ProposedEdit } from './proposed-edit.js';
 const spareTurns = 5;
 
 function modelTurn(part: object): string {
-  const response = [{ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP' }] }];
+  const response = [
+    { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP' }] },
+  ];
   return JSON.stringify({ method: 'generateContentStream', response });
 }
 
 /** The canned conversation: a `write_file` call, the closing text, then spare text turns. */
 export function fakeGeminiResponses(edit: ProposedEdit): string {
-  const call = { functionCall: { name: 'write_file', args: { file_path: edit.filePath, content: edit.content } } };
+  const call = {
+    functionCall: { name: 'write_file', args: { file_path: edit.filePath, content: edit.content } },
+  };
   const turns = [modelTurn(call), modelTurn({ text: finalText })];
   for (let i = 0; i < spareTurns; i++) turns.push(modelTurn({ text: idleText }));
   return turns.join('\n') + '\n';

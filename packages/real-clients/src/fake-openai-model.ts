@@ -58,8 +58,11 @@ export function chooseReply(request: ChatRequest, script: OpenAiScript): Reply {
     const args = JSON.stringify({ file_path: filePath, content });
     return { kind: 'write_file', call: { id: writeCallId, name: 'write_file', arguments: args } };
   }
-  if (last?.role === 'tool' && last.tool_call_id === writeCallId) return { kind: 'text', text: finalText };
-  const isPrompt = last?.role === 'user' && texts(last).some((text) => text.trim() === script.prompt);
+  if (last?.role === 'tool' && last.tool_call_id === writeCallId)
+    return { kind: 'text', text: finalText };
+  // The CLI may put the editor context in front of the user's words, in the same part.
+  const isPrompt =
+    last?.role === 'user' && texts(last).some((text) => text.trim().endsWith(script.prompt));
   if (isPrompt && offersTool(request, 'read_file') && offersTool(request, 'write_file')) {
     const args = JSON.stringify({ file_path: filePath });
     return { kind: 'read_file', call: { id: readCallId, name: 'read_file', arguments: args } };
@@ -73,7 +76,17 @@ function streamBody(reply: Reply, model: string): string {
   const delta =
     reply.kind === 'text'
       ? { role: 'assistant', content: reply.text }
-      : { role: 'assistant', tool_calls: [{ index: 0, id: reply.call.id, type: 'function', function: { name: reply.call.name, arguments: reply.call.arguments } }] };
+      : {
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: reply.call.id,
+              type: 'function',
+              function: { name: reply.call.name, arguments: reply.call.arguments },
+            },
+          ],
+        };
   const finishReason = reply.kind === 'text' ? 'stop' : 'tool_calls';
   return (
     chunk([{ index: 0, delta, finish_reason: null }]) +
@@ -87,7 +100,17 @@ function completionBody(reply: Reply, model: string): string {
   const message =
     reply.kind === 'text'
       ? { role: 'assistant', content: reply.text }
-      : { role: 'assistant', content: null, tool_calls: [{ id: reply.call.id, type: 'function', function: { name: reply.call.name, arguments: reply.call.arguments } }] };
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: reply.call.id,
+              type: 'function',
+              function: { name: reply.call.name, arguments: reply.call.arguments },
+            },
+          ],
+        };
   const finishReason = reply.kind === 'text' ? 'stop' : 'tool_calls';
   return JSON.stringify({
     id: 'chatcmpl-fake',
@@ -128,7 +151,9 @@ export class FakeOpenAiModel {
     req.on('end', () => {
       if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
         res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `no such endpoint: ${req.method} ${req.url}` } }));
+        res.end(
+          JSON.stringify({ error: { message: `no such endpoint: ${req.method} ${req.url}` } }),
+        );
         return;
       }
       let request: ChatRequest;

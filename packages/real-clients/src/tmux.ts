@@ -13,8 +13,8 @@ export interface TmuxPaneOptions {
   shellLine: string;
   /** The complete environment of the tmux server, inherited by the pane. */
   env: Record<string, string>;
-  width?: number;
-  height?: number;
+  width?: number | undefined;
+  height?: number | undefined;
 }
 
 /** Quotes one word for a POSIX shell. */
@@ -79,11 +79,19 @@ export class TmuxPane {
     await this.tmux('send-keys', '-t', 'main', '-l', text);
   }
 
-  /** The exit status of the pane's command, or undefined while it runs. */
-  async exitStatus(): Promise<number | undefined> {
-    const out = await this.tmux('display-message', '-p', '-t', 'main', '#{pane_dead} #{pane_dead_status}');
-    const [dead, status] = out.trim().split(' ');
-    return dead === '1' ? Number(status) : undefined;
+  /**
+   * How the pane's command ended ('exit status 3', 'signal 9', or just 'exited': tmux does not
+   * always learn the status), or undefined while it runs.
+   */
+  async ending(): Promise<string | undefined> {
+    const format = '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}';
+    const [dead, status, signal] = (await this.tmux('display-message', '-p', '-t', 'main', format))
+      .trim()
+      .split(':');
+    if (dead !== '1') return undefined;
+    if (status) return `exit status ${status}`;
+    if (signal) return `signal ${signal}`;
+    return 'exited';
   }
 
   /** Ends the tmux server and every process of the pane; safe to call twice. */
@@ -95,7 +103,8 @@ export class TmuxPane {
   }
 }
 
-function groupAlive(pgid: number): boolean {
+/** Whether any process of process group `pgid` still exists. */
+export function processGroupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;
@@ -107,14 +116,18 @@ function groupAlive(pgid: number): boolean {
 /** tmux sends SIGHUP on kill-server; whatever ignores it gets SIGKILL after a grace period. */
 async function endProcessGroup(pgid: number): Promise<void> {
   if (await groupEnds(pgid, 5000)) return;
-  process.kill(-pgid, 'SIGKILL');
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    return; // ended in the meantime
+  }
   // Bounded: a killed child that nobody reaps stays a zombie and still counts as alive.
   await groupEnds(pgid, 5000);
 }
 
 async function groupEnds(pgid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  while (groupAlive(pgid)) {
+  while (processGroupAlive(pgid)) {
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
