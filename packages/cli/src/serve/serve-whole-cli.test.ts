@@ -3,7 +3,6 @@
  * tmux (a fake model proposes an edit), and the user editing and accepting it on the page in
  * real Chromium. The file on disk must hold the user's edit.
  */
-import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
