@@ -1,11 +1,21 @@
 import { bridgeCommand } from './bridge/bridge-command.js';
 import type { Command, CommandIO } from './command.js';
+import { doctorCommand } from './doctor/doctor-command.js';
+import { envCommand } from './env/env-command.js';
 import { serveCommand } from './serve/serve-command.js';
 
 const commands: Record<string, Command> = {
   serve: {
     summary: 'a companion for a folder, with a review page in the browser',
     run: serveCommand,
+  },
+  env: {
+    summary: 'exports that connect a CLI in this terminal to the editor of a folder',
+    run: envCommand,
+  },
+  doctor: {
+    summary: 'why a CLI does or does not connect from a folder, and how to fix it',
+    run: doctorCommand,
   },
   bridge: { summary: 'the sidecar a terminal editor talks to over stdio', run: bridgeCommand },
 };

@@ -20,8 +20,6 @@ export interface DiscoveryFile {
   namePid?: number;
   /** The file name's port (`gemini`, `qwen-lock`, `qwen-legacy`). */
   namePort?: number;
-  /** The file name's number for `qwen-tmp`, which Qwen Code reads as a PID or as a port. */
-  nameNumber?: number;
   mtimeMs: number;
   /** Whether the file's owner is the current user (Gemini CLI ignores other users' files). */
   ownedByUser: boolean;
@@ -35,7 +33,7 @@ interface NamePattern {
   dir: keyof Pick<Locations, 'geminiIdeDir' | 'qwenIdeDir' | 'tmpDir'>;
   regex: RegExp;
   kind: DiscoveryKind;
-  fields: (match: RegExpExecArray) => Pick<DiscoveryFile, 'namePid' | 'namePort' | 'nameNumber'>;
+  fields: (match: RegExpExecArray) => Pick<DiscoveryFile, 'namePid' | 'namePort'>;
 }
 
 const PATTERNS: NamePattern[] = [
@@ -67,17 +65,20 @@ const PATTERNS: NamePattern[] = [
     dir: 'tmpDir',
     regex: /^qwen-code-ide-server-(\d+)\.json$/,
     kind: 'qwen-tmp',
-    fields: (m) => ({ nameNumber: Number(m[1]) }),
+    fields: () => ({}),
   },
 ];
 
-/** Every discovery file in every place a CLI looks, in a stable order (kind, then name). */
+/**
+ * Every discovery file in every place a CLI looks: by kind, then in the order `readdir` lists
+ * them — the order the CLIs read them in, which breaks ties in Gemini CLI's choice.
+ */
 export async function scanDiscoveryFiles(locations: Locations): Promise<DiscoveryFile[]> {
   const found: DiscoveryFile[] = [];
   const listings = new Map<string, string[]>();
   for (const pattern of PATTERNS) {
     const dir = locations[pattern.dir];
-    if (!listings.has(dir)) listings.set(dir, (await readdir(dir).catch(() => [])).sort());
+    if (!listings.has(dir)) listings.set(dir, await readdir(dir).catch(() => []));
     for (const name of listings.get(dir) ?? []) {
       const match = pattern.regex.exec(name);
       if (match)
@@ -90,7 +91,7 @@ export async function scanDiscoveryFiles(locations: Locations): Promise<Discover
 async function readDiscoveryFile(
   path: string,
   kind: DiscoveryKind,
-  fields: Pick<DiscoveryFile, 'namePid' | 'namePort' | 'nameNumber'>,
+  fields: Pick<DiscoveryFile, 'namePid' | 'namePort'>,
 ): Promise<DiscoveryFile> {
   const file: DiscoveryFile = { path, kind, ...fields, mtimeMs: 0, ownedByUser: false };
   let text: string;

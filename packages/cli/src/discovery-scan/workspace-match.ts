@@ -97,7 +97,7 @@ function jsonType(value: unknown): string {
 }
 
 /** `path.relative` says the child is the parent or inside it. */
-export function isSubpath(parent: string, child: string): boolean {
+function isSubpath(parent: string, child: string): boolean {
   const rel = relative(resolve(parent), resolve(child));
   return !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }

@@ -76,8 +76,6 @@ export interface DoctorOptions {
   dir: string;
   env: NodeJS.ProcessEnv;
   clients: ClientKind[];
-  /** Where the process-tree walk starts (this process by default). */
-  startPid?: number;
 }
 
 const VARIABLES = [
@@ -110,7 +108,7 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
   const prober = new Prober();
   const [checked, treeIdeProcess] = await Promise.all([
     checkFiles(files, prober),
-    ideProcessFromTree(options.startPid),
+    ideProcessFromTree(),
   ]);
   const ctx: PredictionContext = {
     dir,

@@ -19,7 +19,7 @@ export interface PredictionContext {
   dir: string;
   env: NodeJS.ProcessEnv;
   locations: Locations;
-  /** Every discovery file, in directory order (the order the CLIs read them in). */
+  /** Every discovery file, in the order `readdir` lists them (as the CLIs read them). */
   files: DiscoveryFile[];
   prober: Prober;
   /** The IDE process as both CLIs compute it from this terminal's process tree. */

@@ -94,39 +94,40 @@ function connectionProblem(client: ClientReport, input: ProblemInput): Found | u
       fix: 'Remove the malformed discovery file named above (or fix its workspacePath); a companion that is running rewrites its file when restarted.',
     };
   }
+  const rejected = client.candidates.filter(
+    (candidate) => candidate.workspace && candidate.workspace.outcome !== 'match',
+  );
+  const mismatches = rejected.filter((candidate) => candidate.workspace?.outcome === 'mismatch');
+  const workspace = client.workspace;
+  if (mismatches.length > 0 && (!chosen || workspace?.outcome === 'mismatch')) {
+    const roots =
+      workspace?.outcome === 'mismatch' && chosen ? workspace.roots : rootsOf(mismatches);
+    return {
+      code: 'directory-mismatch',
+      message: `No editor has this folder (${input.dir}) open for ${name}: the open workspace${roots.length > 1 ? 's are' : ' is'} ${roots.join(', ')}. Both sides are compared after resolving symbolic links.${chosen ? '' : ` ${name} then finds no editor at all.`}`,
+      fix: `Start ${name} inside ${roots.length > 1 ? 'one of those folders' : 'that folder'}, or open this folder (or a parent of it) in the editor.`,
+    };
+  }
+  const noFolder = rejected.find((candidate) => candidate.workspace?.outcome === 'no-folder');
+  if (noFolder && !chosen) return noFolderOpen(noFolder.path);
+  if (!chosen && workspace?.outcome !== 'match') {
+    return {
+      code: 'no-companion',
+      message: `${name} finds no discovery file for this folder${
+        client.deletes ? ' (the lock files left are stale, and it deletes them)' : ''
+      }, so it believes no editor is there ("IDE integration is not supported").`,
+      fix: START_COMPANION.replace('DIR', input.dir),
+    };
+  }
   if (!client.detectedIde) {
-    const forThisCli = client.candidates.length > 0;
-    if (!chosen && !forThisCli) {
-      return {
-        code: 'no-companion',
-        message: `${name} finds no discovery file for itself, so it believes no editor is there ("IDE integration is not supported").`,
-        fix: START_COMPANION.replace('DIR', input.dir),
-      };
-    }
     return {
       code: 'no-ide-info',
-      message: `The discovery file ${name} picks${chosen ? ` (${chosen})` : ''} has no ideInfo {name, displayName}, and nothing in the environment names an editor ${name} knows: it says "IDE integration is not supported".`,
+      message: `The discovery file ${name} picks (${chosen}) has no ideInfo {name, displayName}, and nothing in the environment names an editor ${name} knows: it says "IDE integration is not supported".`,
       fix: 'Update that companion so that its file carries ideInfo, or use a Tandem companion. Do not fake TERM_PROGRAM=vscode.',
     };
   }
-  const workspace = client.workspace;
-  const rejected = client.candidates.filter((c) => c.workspace?.outcome === 'mismatch');
+  if (workspace?.outcome === 'no-folder') return noFolderOpen(chosen);
   if (workspace && workspace.outcome !== 'match') {
-    if (workspace.outcome === 'mismatch' || (rejected.length > 0 && !chosen)) {
-      const roots = workspace.outcome === 'mismatch' ? workspace.roots : rootsOf(rejected);
-      return {
-        code: 'directory-mismatch',
-        message: `No editor has this folder (${input.dir}) open for ${name}: the open workspace${roots.length > 1 ? 's are' : ' is'} ${roots.join(', ') || '(none)'}. Both sides are compared after resolving symbolic links.`,
-        fix: `Start ${name} inside ${roots.length > 1 ? 'one of those folders' : 'that folder'}, or open this folder (or a parent of it) in the editor.`,
-      };
-    }
-    if (workspace.outcome === 'no-folder') {
-      return {
-        code: 'no-folder-open',
-        message: `The editor of ${chosen ?? 'the discovery data'} has no folder open.`,
-        fix: 'Open a folder in the editor (for Neovim, :cd into it), then restart the CLI.',
-      };
-    }
     return {
       code: 'no-companion',
       message: `${name} finds no discovery data for this folder.`,
@@ -134,10 +135,18 @@ function connectionProblem(client: ClientReport, input: ProblemInput): Found | u
     };
   }
   if (!client.connected) {
-    const last = client.attempts[client.attempts.length - 1];
-    return failedAttempt(name, chosen, last, input);
+    // The first attempt is the discovery file's; a port variable's comes after it.
+    return failedAttempt(name, chosen, client.attempts[0], input);
   }
   return undefined;
+}
+
+function noFolderOpen(path: string | undefined): Found {
+  return {
+    code: 'no-folder-open',
+    message: `The editor of ${path ?? 'the discovery data'} has no folder open.`,
+    fix: 'Open a folder in the editor (for Neovim, :cd into it), then restart the CLI.',
+  };
 }
 
 function failedAttempt(

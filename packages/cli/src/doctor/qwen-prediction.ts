@@ -78,7 +78,7 @@ class QwenModel {
       return {
         ...withChoice,
         status:
-          'IDE integration is not supported in your current environment. To use this feature, run Qwen Code in one of these supported IDEs: VS Code or VS Code forks',
+          'IDE integration is not supported in your current environment. To use this feature, run Qwen Code in one of these supported IDEs: VS Code or VS Code forks.',
       };
     }
     const fromFile = config?.workspacePath !== undefined && config?.workspacePath !== null;
@@ -112,11 +112,26 @@ class QwenModel {
         return connection.result(withIde, ide.displayName);
       }
     }
-    const status =
-      this.rejected.size > 0
-        ? 'Found IDE companion extension, but its workspace does not match the current directory. Run Qwen Code from the workspace open in your IDE, or switch the IDE to this project.'
-        : `Failed to connect to IDE companion extension in ${ide.displayName}. ${INSTALL_HINT}`;
-    return { ...withIde, attempts: connection.attempts, status };
+    return {
+      ...withIde,
+      attempts: connection.attempts,
+      status: this.failure(connection, ide.displayName),
+    };
+  }
+
+  /**
+   * The client listens for transport errors before it connects, so the first failed attempt
+   * sets its status (later messages do not replace it).
+   */
+  private failure(connection: Connection, displayName: string): string {
+    const first = connection.attempts[0];
+    if (first) {
+      return `IDE connection error. The connection was lost unexpectedly. Please try reconnecting by running /ide enable\n${first.host}:${first.port} ${first.probe.detail}`;
+    }
+    if (this.rejected.size > 0) {
+      return 'Found IDE companion extension, but its workspace does not match the current directory. Run Qwen Code from the workspace open in your IDE, or switch the IDE to this project.';
+    }
+    return `Failed to connect to IDE companion extension in ${displayName}. ${INSTALL_HINT}`;
   }
 
   private deletions(): { deletes?: string[] } {

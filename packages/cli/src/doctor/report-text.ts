@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { ClientReport, DoctorReport, FileReport } from './diagnosis.js';
+import { CLIENT_NAMES } from './prediction.js';
 import type { Problem } from './problems.js';
 
 const MARK = { ok: '✓', error: '✗', warning: '!', info: '·' } as const;
@@ -69,7 +70,10 @@ function clientSection(client: ClientReport): string[] {
     ideMode.enabled ? MARK.ok : MARK.error,
     `IDE mode ${ideMode.enabled ? 'on' : 'off'} (${ideMode.decidedBy ? `${ideMode.decidedBy.path}` : 'no settings file sets ide.enabled'})`,
   );
-  line(MARK.info, `IDE PID ${client.idePid.pid}, from ${client.idePid.source}`);
+  // Qwen Code uses it only to find a legacy file; the JSON report has it.
+  if (client.client === 'gemini') {
+    line(MARK.info, `IDE PID ${client.idePid.pid}, from ${client.idePid.source}`);
+  }
   for (const candidate of client.candidates) {
     line(' ', `${candidate.rank}. ${basename(candidate.path)}: ${candidate.note}`);
   }
@@ -89,9 +93,10 @@ function clientSection(client: ClientReport): string[] {
     return lines;
   }
   const { detectedIde } = client;
+  const fromInfo = detectedIde.from === 'ideInfo';
   line(
-    MARK.ok,
-    `editor: ${detectedIde.displayName} (from ${detectedIde.from === 'ideInfo' ? 'ideInfo' : 'the environment'})`,
+    fromInfo ? MARK.ok : MARK.warning,
+    `editor: ${detectedIde.displayName} (from ${fromInfo ? 'ideInfo' : 'the environment'})`,
   );
   if (client.workspace) {
     const matched = client.workspace.outcome === 'match';
@@ -139,9 +144,8 @@ function environmentSection(report: DoctorReport): string[] {
 
 function problemsSection(problems: Problem[]): string[] {
   return problems.flatMap((problem) => {
-    const who = problem.client
-      ? `${problem.client === 'gemini' ? 'Gemini CLI' : 'Qwen Code'}: `
-      : '';
+    const name = problem.client && CLIENT_NAMES[problem.client];
+    const who = name && !problem.message.includes(name) ? `${name}: ` : '';
     const lines = [`  ${MARK[problem.severity]} ${who}${problem.message}`];
     if (problem.fix) lines.push(`    fix: ${problem.fix}`);
     return lines;

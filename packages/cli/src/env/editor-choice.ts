@@ -1,4 +1,5 @@
 import type { CheckedFile, Companion } from '../discovery-scan/companions.js';
+import type { DiscoveryKind } from '../discovery-scan/discovery-files.js';
 import { geminiWorkspaceCheck, qwenWorkspaceCheck } from '../discovery-scan/workspace-match.js';
 
 /** A live companion whose workspace contains the folder. */
@@ -8,6 +9,9 @@ export interface EditorMatch {
   root: string;
 }
 
+/** The files that the variables can point a CLI to. */
+const EXPORTABLE = new Set<DiscoveryKind>(['gemini', 'gemini-pid', 'qwen-lock']);
+
 /**
  * The live companions whose workspace contains `dir` as the CLI reading each file decides,
  * best first: the most specific root (the longest), then the newest discovery file.
@@ -16,7 +20,7 @@ export function editorsFor(companions: Companion[], dir: string): EditorMatch[] 
   const matches: EditorMatch[] = [];
   for (const companion of companions) {
     const roots = companion.files
-      .filter((file) => file.live)
+      .filter((file) => file.live && EXPORTABLE.has(file.file.kind))
       .flatMap((file) => matchedRoot(file, dir));
     const root = roots.sort((a, b) => b.length - a.length)[0];
     if (root !== undefined) matches.push({ companion, root });
@@ -28,11 +32,10 @@ export function editorsFor(companions: Companion[], dir: string): EditorMatch[] 
 
 function matchedRoot(checked: CheckedFile, dir: string): string[] {
   const workspacePath = (checked.file.content as { workspacePath?: unknown }).workspacePath;
-  const kind = checked.file.kind;
   const check =
-    kind === 'gemini' || kind === 'gemini-pid'
-      ? geminiWorkspaceCheck(workspacePath, dir)
-      : qwenWorkspaceCheck(workspacePath, dir);
+    checked.file.kind === 'qwen-lock'
+      ? qwenWorkspaceCheck(workspacePath, dir)
+      : geminiWorkspaceCheck(workspacePath, dir);
   return check.outcome === 'match' ? [check.matchedRoot] : [];
 }
 
@@ -43,7 +46,10 @@ function matchedRoot(checked: CheckedFile, dir: string): string[] {
  */
 export function variablesFor(companion: Companion): Record<string, string | undefined> {
   const live = companion.files.filter((file) => file.live);
-  const gemini = live.find((file) => file.file.kind === 'gemini');
+  // An older companion's `gemini-ide-server-<PID>.json` is read when GEMINI_CLI_IDE_PID names it.
+  const gemini =
+    live.find((file) => file.file.kind === 'gemini') ??
+    live.find((file) => file.file.kind === 'gemini-pid');
   const qwen = live.find((file) => file.file.kind === 'qwen-lock');
   const port = String(companion.port);
   return {

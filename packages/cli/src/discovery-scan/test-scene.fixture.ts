@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { Engine, type EditorInfo } from '@tandem/core';
 import type { CommandIO } from '../command.js';
 
@@ -131,7 +131,7 @@ export async function runCommand(
   const stdout = new TextSink();
   const stderr = new TextSink();
   const status = await command(argv, {
-    stdin: process.stdin,
+    stdin: Readable.from([]),
     stdout,
     stderr,
     env: options.env,

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { locationsFor } from '../discovery-scan/locations.js';
+import { ideModeSetting, stripJsonComments } from './ide-settings.js';
+
+let root: string;
+let env: NodeJS.ProcessEnv;
+let project: string;
+
+before(() => {
+  root = mkdtempSync(join(tmpdir(), 'tandem-settings-'));
+  project = join(root, 'project');
+  mkdirSync(project);
+  env = {
+    HOME: join(root, 'home'),
+    QWEN_HOME: join(root, 'qwen'),
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'etc-gemini', 'settings.json'),
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: join(root, 'etc-qwen', 'settings.json'),
+  };
+});
+
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+function remove(...paths: string[]): void {
+  for (const path of paths) rmSync(path, { force: true });
+}
+
+test('IDE mode is off when no settings file sets it', async () => {
+  for (const client of ['gemini', 'qwen'] as const) {
+    const setting = await ideModeSetting(client, locationsFor(env, project), project, env);
+    assert.equal(setting.enabled, false);
+    assert.equal(setting.decidedBy, undefined);
+  }
+});
+
+test("Gemini CLI: the user's file, overridden by the project's, overridden by the system's", async () => {
+  const user = join(env.HOME as string, '.gemini', 'settings.json');
+  const workspace = join(project, '.gemini', 'settings.json');
+  const system = env.GEMINI_CLI_SYSTEM_SETTINGS_PATH as string;
+  const read = () => ideModeSetting('gemini', locationsFor(env, project), project, env);
+  write(user, '{\n  // IDE integration\n  "ide": { "enabled": true /* on */ }\n}');
+  assert.deepEqual([(await read()).enabled, (await read()).decidedBy?.path], [true, user]);
+  write(workspace, '{"ide": {"enabled": false}}');
+  assert.deepEqual([(await read()).enabled, (await read()).decidedBy?.scope], [false, 'workspace']);
+  write(system, '{"ide": {"enabled": true}}');
+  assert.deepEqual([(await read()).enabled, (await read()).decidedBy?.scope], [true, 'system']);
+  remove(user, workspace, system);
+});
+
+test('Qwen Code: $QWEN_HOME/settings.json, and the older top-level ideMode', async () => {
+  const user = join(env.QWEN_HOME as string, 'settings.json');
+  const read = () => ideModeSetting('qwen', locationsFor(env, project), project, env);
+  write(user, '{"ideMode": true}');
+  assert.equal((await read()).enabled, true);
+  write(user, '{"ide": {"enabled": false}, "ideMode": true}');
+  assert.equal((await read()).enabled, false);
+  write(user, '{"ide": ');
+  const broken = await read();
+  assert.equal(broken.enabled, false);
+  assert.equal(broken.layers.find((layer) => layer.scope === 'user')?.error, 'is not valid JSON');
+  remove(user);
+});
+
+test('comments are removed outside strings only', () => {
+  const text = '{"url": "http://x/*y*/", // note\n "a": "//b" /* c */}';
+  assert.deepEqual(JSON.parse(stripJsonComments(text)), { url: 'http://x/*y*/', a: '//b' });
+  assert.deepEqual(JSON.parse(stripJsonComments('{"q": "say \\"//hi\\""}')), { q: 'say "//hi"' });
+});
