@@ -365,7 +365,8 @@ class RealClient {
   }
 }
 
-function clientEnvironment(options: RealClientOptions): NodeJS.ProcessEnv {
+/** The environment a real client runs in (exported for tests that predict what it sees). */
+export function clientEnvironment(options: RealClientOptions): NodeJS.ProcessEnv {
   const home = options.home ?? path.join(options.tmpDir, 'home');
   mkdirSync(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {};

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Engine } from '@tandem/core';
 import {
+  clientEnvironment,
   startRealClient,
   type ClientKind,
   type RealClient,
@@ -421,35 +422,19 @@ async function runDoctor(
 ): Promise<DoctorReport> {
   const { status, stdout, stderr } = await runCommand(doctorCommand, ['--json', '--cli', kind], {
     cwd,
-    env: clientEnvironment(kind, scene, env),
+    env: clientEnvironment({
+      kind,
+      cwd,
+      tmpDir: scene.tmpDir,
+      qwenHome: scene.qwenHome,
+      home: scene.home,
+      env,
+    }),
   });
   assert.equal(stderr, '');
   const report = JSON.parse(stdout) as DoctorReport;
   assert.equal(status, report.ok ? 0 : 1);
   return report;
-}
-
-/**
- * The environment the harness gives the real client (real-client.ts): the inherited one minus
- * the discovery variables, with the scene's folders, REMOTE_CONTAINERS for Gemini, then the case's.
- */
-function clientEnvironment(
-  kind: ClientKind,
-  scene: TestScene,
-  extra: Record<string, string | undefined>,
-): NodeJS.ProcessEnv {
-  const removed = [/^GEMINI_CLI_IDE_/, /^QWEN_CODE_IDE_/, /^XDG_/, /^TERM_PROGRAM$/];
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!removed.some((pattern) => pattern.test(name))) env[name] = value;
-  }
-  Object.assign(env, { TMPDIR: scene.tmpDir, HOME: scene.home, QWEN_HOME: scene.qwenHome });
-  if (kind === 'gemini') env.REMOTE_CONTAINERS = 'true';
-  for (const [name, value] of Object.entries(extra)) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  return env;
 }
 
 function lockFiles(report: DoctorReport): string[] {
