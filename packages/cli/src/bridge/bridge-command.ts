@@ -1,5 +1,6 @@
 import { onProcessExit, stderrLogger } from '@tandem/core';
 import type { CommandIO } from '../command.js';
+import { parseCommandArgs, withUsage } from '../command-args.js';
 import { BridgeSidecar } from './bridge-sidecar.js';
 
 export const bridgeUsage = `Usage: tandem bridge
@@ -13,15 +14,14 @@ closes, when the editor's process dies, and on SIGINT, SIGTERM or SIGHUP.
 
 Exit status: 0 after a clean stop, 1 on a fatal error, 2 on a usage error.`;
 
-export async function bridgeCommand(argv: string[], io: CommandIO): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout.write(`${bridgeUsage}\n`);
-    return 0;
-  }
-  if (argv.length > 0) {
-    io.stderr.write(`tandem bridge: unexpected argument ${argv[0]}\n\n${bridgeUsage}\n`);
-    return 2;
-  }
+export function bridgeCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('bridge', bridgeUsage, io, async () => {
+    parseCommandArgs(argv, {});
+    return runSidecar(io);
+  });
+}
+
+async function runSidecar(io: CommandIO): Promise<number> {
   const sidecar = new BridgeSidecar(io.stdin, io.stdout, stderrLogger('tandem bridge'));
   const removeHandlers = onProcessExit(() => sidecar.stop('signal'));
   await sidecar.done;

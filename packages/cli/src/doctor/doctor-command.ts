@@ -1,7 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIO } from '../command.js';
+import { existingDirectory, parseCommandArgs, UsageError, withUsage } from '../command-args.js';
 import { diagnose } from './diagnosis.js';
 import type { ClientKind } from './prediction.js';
 import { renderReport } from './report-text.js';
@@ -46,45 +44,20 @@ editor for DIR, or its companion unreachable); 2 on a usage error.
   problems[]  {severity: error|warning|info, code, client?, message, fix?}
   ok          every CLI checked would connect`;
 
-export async function doctorCommand(argv: string[], io: CommandIO): Promise<number> {
-  const usageError = (message: string) => {
-    io.stderr.write(`tandem doctor: ${message}\n\n${doctorUsage}\n`);
-    return 2;
-  };
-  let values: { cwd?: string; cli?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        cwd: { type: 'string' },
-        cli: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  if (values.help) {
-    io.stdout.write(`${doctorUsage}\n`);
-    return 0;
-  }
-  if (values.cli !== undefined && values.cli !== 'gemini' && values.cli !== 'qwen') {
-    return usageError(`--cli takes gemini or qwen, not ${JSON.stringify(values.cli)}`);
-  }
-  const clients: ClientKind[] = values.cli ? [values.cli] : ['gemini', 'qwen'];
-  const dir = resolve(io.cwd, values.cwd ?? '.');
-  if (
-    !(await stat(dir).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
-  ) {
-    return usageError(`${dir} is not a directory`);
-  }
-  const report = await diagnose({ dir, env: io.env, clients });
-  io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
-  return report.ok ? 0 : 1;
+export function doctorCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('doctor', doctorUsage, io, async () => {
+    const { values } = parseCommandArgs(argv, {
+      cwd: { type: 'string' },
+      cli: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (values.cli !== undefined && values.cli !== 'gemini' && values.cli !== 'qwen') {
+      throw new UsageError(`--cli takes gemini or qwen, not ${JSON.stringify(values.cli)}`);
+    }
+    const clients: ClientKind[] = values.cli ? [values.cli] : ['gemini', 'qwen'];
+    const dir = await existingDirectory(io.cwd, values.cwd);
+    const report = await diagnose({ dir, env: io.env, clients });
+    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
+    return report.ok ? 0 : 1;
+  });
 }

@@ -1,7 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { CommandIO } from '../command.js';
+import { existingDirectory, parseCommandArgs, UsageError, withUsage } from '../command-args.js';
 import { checkFiles, groupByPort, Prober, type Companion } from '../discovery-scan/companions.js';
 import { scanDiscoveryFiles } from '../discovery-scan/discovery-files.js';
 import { locationsFor } from '../discovery-scan/locations.js';
@@ -32,49 +30,32 @@ Options:
 Exit status: 0 with the exports on stdout; 1 when no running editor has DIR open (or the one on
 --port does not), with the reason on stderr; 2 on a usage error.`;
 
-export async function envCommand(argv: string[], io: CommandIO): Promise<number> {
-  const usageError = (message: string) => {
-    io.stderr.write(`tandem env: ${message}\n\n${envUsage}\n`);
-    return 2;
-  };
-  let values: { cwd?: string; shell?: string; port?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        cwd: { type: 'string' },
-        shell: { type: 'string' },
-        port: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-  if (values.help) {
-    io.stdout.write(`${envUsage}\n`);
-    return 0;
-  }
-  const shell = values.shell ?? shellFromEnv(io.env);
-  if (!(SHELLS as readonly string[]).includes(shell)) {
-    return usageError(`unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish`);
-  }
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port <= 65535)) {
-    return usageError(`--port takes a port number, not ${JSON.stringify(values.port)}`);
-  }
-  const dir = resolve(io.cwd, values.cwd ?? '.');
-  if (
-    !(await stat(dir).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
-  ) {
-    return usageError(`${dir} is not a directory`);
-  }
+export function envCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('env', envUsage, io, async () => {
+    const { values } = parseCommandArgs(argv, {
+      cwd: { type: 'string' },
+      shell: { type: 'string' },
+      port: { type: 'string' },
+    });
+    const shell = values.shell ?? shellFromEnv(io.env);
+    if (!(SHELLS as readonly string[]).includes(shell)) {
+      throw new UsageError(`unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish`);
+    }
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port <= 65535)) {
+      throw new UsageError(`--port takes a port number, not ${JSON.stringify(values.port)}`);
+    }
+    const dir = await existingDirectory(io.cwd, values.cwd);
+    return exportsFor(dir, shell as Shell, port, io);
+  });
+}
 
+async function exportsFor(
+  dir: string,
+  shell: Shell,
+  port: number | undefined,
+  io: CommandIO,
+): Promise<number> {
   const locations = locationsFor(io.env, dir);
   const files = await checkFiles(await scanDiscoveryFiles(locations), new Prober());
   const companions = groupByPort(files);
@@ -93,7 +74,7 @@ export async function envCommand(argv: string[], io: CommandIO): Promise<number>
     if (!chosen) return fail(noEditorProblem(companions, dir));
     if (editors.length > 1) io.stderr.write(severalEditors(editors));
   }
-  io.stdout.write(renderExports(variablesFor(chosen.companion), shell as Shell));
+  io.stdout.write(renderExports(variablesFor(chosen.companion), shell));
   return 0;
 }
 

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { realpath } from 'node:fs/promises';
 import { Engine, stderrLogger, type Logger } from '@tandem/core';
 import type { CommandIO } from '../command.js';
+import { existingDirectory, parseCommandArgs, UsageError, withUsage } from '../command-args.js';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
 
@@ -24,22 +23,17 @@ Over SSH, forward the same port (ssh -L PORT:127.0.0.1:PORT HOST) and open the U
 
 Exit status: 0 after Ctrl+C (or SIGTERM), 1 on a fatal error, 2 on a usage error.`;
 
-class UsageError extends Error {}
-
 /** `tandem serve`: the engine for one folder, with the review page as its editor. */
-export async function serveCommand(argv: string[], io: CommandIO): Promise<number> {
-  let options: { folder: string; port: number; open: boolean } | 'help';
-  try {
-    options = await parseOptions(argv, io.cwd);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`tandem serve: ${error.message}\n\n${serveUsage}\n`);
-    return 2;
-  }
-  if (options === 'help') {
-    io.stdout.write(`${serveUsage}\n`);
-    return 0;
-  }
+export function serveCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('serve', serveUsage, io, async () =>
+    serve(await parseOptions(argv, io.cwd), io),
+  );
+}
+
+async function serve(
+  options: { folder: string; port: number; open: boolean },
+  io: CommandIO,
+): Promise<number> {
   const pageDir = findPageDir();
   if (!pageDir) {
     io.stderr.write(
@@ -105,38 +99,20 @@ export async function serveCommand(argv: string[], io: CommandIO): Promise<numbe
   return 0;
 }
 
-async function parseOptions(
-  argv: string[],
-  cwd: string,
-): Promise<{ folder: string; port: number; open: boolean } | 'help'> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        open: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return 'help';
+async function parseOptions(argv: string[], cwd: string) {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { port: { type: 'string' }, open: { type: 'boolean' } },
+    true,
+  );
   if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
-
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
     throw new UsageError(`--port must be a number from 0 to 65535, not ${values.port}`);
   }
-  const folder = resolve(cwd, positionals[0] ?? '.');
-  const info = await stat(folder).catch(() => undefined);
-  if (!info) throw new UsageError(`${folder} does not exist`);
-  if (!info.isDirectory()) throw new UsageError(`${folder} is not a directory`);
+  const folder = await existingDirectory(cwd, positionals[0]);
   // The CLIs compare real paths: so does the discovery data.
-  return { folder: await realpath(folder), port, open: values.open };
+  return { folder: await realpath(folder), port, open: values.open ?? false };
 }
 
 /**
