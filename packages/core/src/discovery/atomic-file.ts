@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 
 /**
  * Writes a file that readers see whole or not at all, readable by its owner alone: an exclusive
- * 0600 temporary file beside it, then a rename. Missing directories are created 0700.
+ * 0600 temporary file beside it, then a rename. Missing directories are created 0700. No fsync:
+ * these files live as long as a process, and a rename is already all-or-nothing for readers.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -12,7 +13,6 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   const handle = await open(temporary, 'wx', 0o600);
   try {
     await handle.writeFile(content);
-    await handle.sync();
   } finally {
     await handle.close();
   }
