@@ -1,0 +1,150 @@
+import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectedClient } from '../editor-port.js';
+import type { Logger } from '../log.js';
+import type { IdeContext, IdeNotification } from '../notifications.js';
+import { ClientSession, type SessionHost } from './client-session.js';
+
+/** What the hub needs from the rest of the engine. */
+export interface SessionHubOptions {
+  openDiff(client: ConnectedClient, filePath: string, newContent: string): Promise<CallToolResult>;
+  closeDiff(sessionId: string, filePath: string, suppress: boolean): Promise<CallToolResult>;
+  /** A session ended; its diffs must be closed in the editor. */
+  sessionEnded(sessionId: string): Promise<void>;
+  clientsChanged(clients: ConnectedClient[]): void;
+  /** The context to send a session whose stream just opened. */
+  currentContext(): IdeContext;
+  /** How long a session whose stream closed may take to reopen it before it is ended. */
+  graceMs: number;
+  log: Logger;
+}
+
+/** A session that never opens its stream (a probe, a client that gave up) is ended after this. */
+const STREAMLESS_SESSION_MS = 30_000;
+
+/**
+ * Every CLI session: created on `initialize`, found by `mcp-session-id`, ended when its stream
+ * is gone for good (the clients never send DELETE), all closed when the engine stops.
+ */
+export class SessionHub implements SessionHost {
+  private readonly sessions = new Map<string, ClientSession>();
+  private readonly reapers = new Map<ClientSession, NodeJS.Timeout>();
+  private closing = false;
+
+  constructor(private readonly options: SessionHubOptions) {}
+
+  clients(): ConnectedClient[] {
+    return [...this.sessions.values()].map((session) => session.client);
+  }
+
+  /** Handles one authenticated MCP request. */
+  async route(
+    request: Request,
+    body: unknown,
+    reply: (response: Response) => Promise<void>,
+  ): Promise<void> {
+    const sessionId = request.headers.get('mcp-session-id');
+    let session = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (sessionId && !session) {
+      return reply(jsonRpcError(404, 'Session not found: reconnect to start a new one'));
+    }
+    const isNew = !session && request.method === 'POST' && isInitializeRequest(body);
+    if (isNew) {
+      if (this.closing) return reply(jsonRpcError(503, 'The editor is shutting down'));
+      session = new ClientSession(this, this.options.log);
+      session.noteProtocolVersion(
+        (body as { params: { protocolVersion?: unknown } }).params.protocolVersion,
+      );
+      await session.connect();
+    }
+    if (!session) {
+      return reply(jsonRpcError(400, 'Bad Request: initialize first, then send mcp-session-id'));
+    }
+    const response = await session.transport.handleRequest(request, { parsedBody: body });
+    if (isNew && !this.sessions.has(session.id)) await session.close();
+    const isStream =
+      request.method === 'GET' &&
+      response.ok &&
+      response.headers.get('content-type')?.startsWith('text/event-stream');
+    if (!isStream) return reply(response);
+    const streaming = reply(response);
+    session.streamStarted();
+    await streaming;
+    session.streamEnded();
+    this.reapUnlessStreaming(session, this.options.graceMs);
+  }
+
+  /** Sends every session the context (each gets it only if it changed for it). */
+  broadcast(context: IdeContext): void {
+    for (const session of this.sessions.values()) session.sendContext(context);
+  }
+
+  notify(sessionId: string, notification: IdeNotification): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (session) return session.notify(notification);
+    this.options.log.warn(`${notification.method} dropped: its CLI session ${sessionId} is gone`);
+    return Promise.resolve();
+  }
+
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    for (const session of [...this.sessions.values()]) await this.end(session);
+  }
+
+  // SessionHost: what a session reports.
+
+  openDiff(session: ClientSession, filePath: string, newContent: string) {
+    return this.options.openDiff(session.client, filePath, newContent);
+  }
+
+  closeDiff(session: ClientSession, filePath: string, suppress: boolean) {
+    return this.options.closeDiff(session.id, filePath, suppress);
+  }
+
+  sessionInitialized(session: ClientSession): void {
+    this.sessions.set(session.id, session);
+    this.reapUnlessStreaming(session, STREAMLESS_SESSION_MS);
+  }
+
+  sessionReady(session: ClientSession): void {
+    const { name, version } = session.client;
+    this.options.log.info(`${name} ${version} connected (${session.id})`);
+    this.clientsChanged();
+  }
+
+  sessionClosed(session: ClientSession): void {
+    void this.end(session);
+  }
+
+  streamOpened(session: ClientSession): void {
+    clearTimeout(this.reapers.get(session));
+    session.sendContext(this.options.currentContext());
+  }
+
+  /** Ends the session unless it (re)opens a stream within `ms`. */
+  private reapUnlessStreaming(session: ClientSession, ms: number): void {
+    clearTimeout(this.reapers.get(session));
+    const timer = setTimeout(() => {
+      if (!session.hasStream) void this.end(session);
+    }, ms);
+    timer.unref();
+    this.reapers.set(session, timer);
+  }
+
+  private async end(session: ClientSession): Promise<void> {
+    clearTimeout(this.reapers.get(session));
+    this.reapers.delete(session);
+    if (!this.sessions.delete(session.id)) return;
+    this.options.log.info(`${session.client.name} left (${session.id})`);
+    await this.options.sessionEnded(session.id);
+    await session.close();
+    this.clientsChanged();
+  }
+
+  private clientsChanged(): void {
+    if (!this.closing) this.options.clientsChanged(this.clients());
+  }
+}
+
+function jsonRpcError(status: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status });
+}
