@@ -40,40 +40,61 @@ local function is_keymap(value)
   return value == false or (type(value) == 'string' and value ~= '')
 end
 
+local function is_string_list(value)
+  if type(value) ~= 'table' or #value == 0 then
+    return false
+  end
+  for _, item in ipairs(value) do
+    if type(item) ~= 'string' then
+      return false
+    end
+  end
+  return true
+end
+
+local function of_type(name)
+  return function(value)
+    return type(value) == name
+  end
+end
+
+local function one_of(...)
+  local allowed = { ... }
+  return function(value)
+    return vim.tbl_contains(allowed, value)
+  end
+end
+
+-- Raises "option: expected ..." unless `valid(value)`.
+local function check(option, value, valid, expected)
+  if not valid(value) then
+    error(('%s: expected %s, got %s'):format(option, expected, vim.inspect(value)), 0)
+  end
+end
+
 --- Merges the user's options over the defaults; raises a readable error for a bad option.
 function M.resolve(user)
-  vim.validate({ opts = { user, 'table', true } })
+  check('opts', user, function(v)
+    return v == nil or type(v) == 'table'
+  end, 'a table')
   local config = vim.tbl_deep_extend('force', defaults(), user or {})
   -- Lists are replaced, not merged: a user's CLI command must not keep the default's arguments.
-  for name, cmd in pairs((user and user.terminal and user.terminal.clis) or {}) do
+  for name, cmd in pairs((user and type(user.terminal) == 'table' and user.terminal.clis) or {}) do
     config.terminal.clis[name] = cmd
   end
-  vim.validate({
-    auto_start = { config.auto_start, 'boolean' },
-    cmd = { config.cmd, 'table', true },
-    node = { config.node, 'string' },
-    log_level = {
-      config.log_level,
-      function(v)
-        return M.levels[v] ~= nil
-      end,
-      "one of 'debug', 'info', 'warn', 'error'",
-    },
-    log_file = { config.log_file, 'string' },
-    ['diff.layout'] = {
-      config.diff.layout,
-      function(v)
-        return v == 'vertical' or v == 'horizontal'
-      end,
-      "'vertical' or 'horizontal'",
-    },
-    ['diff.keymaps.accept'] = { config.diff.keymaps.accept, is_keymap, 'a key sequence or false' },
-    ['diff.keymaps.reject'] = { config.diff.keymaps.reject, is_keymap, 'a key sequence or false' },
-    ['terminal.split'] = { config.terminal.split, 'string' },
-    ['terminal.clis'] = { config.terminal.clis, 'table' },
-  })
-  if config.cmd ~= nil and (#config.cmd == 0 or type(config.cmd[1]) ~= 'string') then
-    error('cmd: expected a list of strings, like { "tandem", "bridge" }', 0)
+  check('auto_start', config.auto_start, of_type('boolean'), 'boolean')
+  check('cmd', config.cmd, function(v)
+    return v == nil or is_string_list(v)
+  end, 'a list of strings, like { "tandem", "bridge" }')
+  check('node', config.node, of_type('string'), 'string')
+  check('log_level', config.log_level, one_of('debug', 'info', 'warn', 'error'), "'debug', 'info', 'warn' or 'error'")
+  check('log_file', config.log_file, of_type('string'), 'string')
+  check('diff.layout', config.diff.layout, one_of('vertical', 'horizontal'), "'vertical' or 'horizontal'")
+  check('diff.keymaps.accept', config.diff.keymaps.accept, is_keymap, 'a key sequence or false')
+  check('diff.keymaps.reject', config.diff.keymaps.reject, is_keymap, 'a key sequence or false')
+  check('terminal.split', config.terminal.split, of_type('string'), 'string')
+  for name, cmd in pairs(config.terminal.clis) do
+    check('terminal.clis.' .. tostring(name), cmd, is_string_list, 'a list of strings')
   end
   return config
 end

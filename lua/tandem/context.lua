@@ -1,0 +1,179 @@
+-- What the user looks at: file buffers opened, closed and focused, the cursor and the selection,
+-- and the workspace folder. Each editor event becomes at most one small notification; the
+-- sidecar debounces and trims.
+local selection = require('tandem.selection')
+
+local Context = {}
+Context.__index = Context
+
+-- The CLI cuts a selection to 16384 characters; 4 bytes per character covers any UTF-8 text.
+local SELECTION_LIMIT = 16384 * 4
+
+-- Characters before byte `index` of `line`; vim.str_utfindex changed its signature in 0.11.
+local char_index = vim.fn.has('nvim-0.11') == 1
+    and function(line, index)
+      return vim.str_utfindex(line, 'utf-32', index, false)
+    end
+  or function(line, index)
+    return (vim.str_utfindex(line, index))
+  end
+
+--- @param notify fun(method: string, params: table)
+function Context.new(notify)
+  return setmetatable({
+    notify = notify,
+    group = nil,
+    open = {}, -- buffer number -> path of each file buffer reported as opened
+    focused = nil,
+    last_cursor = nil,
+    workspace = nil,
+  }, Context)
+end
+
+--- The absolute path of a buffer that shows a real file on disk, else nil.
+function Context.file_path(buf)
+  if not vim.api.nvim_buf_is_valid(buf) or vim.bo[buf].buftype ~= '' then
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(buf)
+  if name == '' or name:find('^%a[%w+.-]*://') then
+    return nil
+  end
+  local path = vim.fn.fnamemodify(name, ':p')
+  if vim.fn.filereadable(path) ~= 1 then
+    return nil
+  end
+  return path
+end
+
+--- The workspace folders the CLIs should match their working directory against.
+function Context.workspace_folders()
+  return { vim.fn.getcwd(-1, -1) }
+end
+
+function Context:_opened(buf)
+  local path = vim.fn.buflisted(buf) == 1 and Context.file_path(buf) or nil
+  local known = self.open[buf]
+  if known == path then
+    return path
+  end
+  if known then
+    self:_closed(buf)
+  end
+  if path then
+    self.open[buf] = path
+    self.notify('file/opened', { path = path })
+  end
+  return path
+end
+
+function Context:_closed(buf)
+  local path = self.open[buf]
+  if not path then
+    return
+  end
+  self.open[buf] = nil
+  if self.focused == path then
+    self.focused = nil
+    self.last_cursor = nil
+  end
+  self.notify('file/closed', { path = path })
+end
+
+function Context:_focused(buf)
+  local path = self:_opened(buf)
+  if not path then
+    return
+  end
+  if self.focused ~= path then
+    self.focused = path
+    self.last_cursor = nil
+    self.notify('file/focused', { path = path })
+  end
+  self:_cursor()
+end
+
+-- Sends the cursor of the current window if it shows the focused file and moved since the
+-- last message. The comparison key is built from cheap values only; the selected text is read
+-- just when the key changed.
+function Context:_cursor()
+  local buf = vim.api.nvim_get_current_buf()
+  local path = self.open[buf]
+  if not path or path ~= self.focused then
+    return
+  end
+  local mode = vim.api.nvim_get_mode().mode
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  local row, col = cursor[1], cursor[2]
+  local key = row .. ':' .. col
+  local visual = selection.kind(mode)
+  if visual then
+    local v = vim.fn.getpos('v')
+    key = table.concat({ key, visual, v[2], v[3], vim.api.nvim_buf_get_changedtick(buf) }, ':')
+  end
+  key = path .. ':' .. key
+  if key == self.last_cursor then
+    return
+  end
+  self.last_cursor = key
+  local line = vim.api.nvim_get_current_line()
+  local ok, character = pcall(char_index, line, math.min(col, #line))
+  self.notify('cursor/changed', {
+    path = path,
+    line = row,
+    character = (ok and character or col) + 1,
+    selectedText = visual and selection.text(mode, SELECTION_LIMIT) or nil,
+  })
+end
+
+function Context:_workspace()
+  local folders = Context.workspace_folders()
+  local key = table.concat(folders, '\n')
+  if key ~= self.workspace then
+    self.workspace = key
+    self.notify('workspace/changed', { workspaceFolders = folders })
+  end
+end
+
+--- Starts following the editor; reports the buffers already open and the focused one.
+function Context:attach()
+  self.group = vim.api.nvim_create_augroup('TandemContext', { clear = true })
+  self.workspace = table.concat(Context.workspace_folders(), '\n')
+  local function on(events, callback)
+    vim.api.nvim_create_autocmd(events, { group = self.group, callback = callback })
+  end
+  on({ 'BufAdd', 'BufReadPost', 'BufWritePost', 'BufFilePost' }, function(args)
+    -- Saving a new file or renaming one can turn the current buffer into a focused file.
+    if args.buf == vim.api.nvim_get_current_buf() then
+      self:_focused(args.buf)
+    else
+      self:_opened(args.buf)
+    end
+  end)
+  on('BufEnter', function(args)
+    self:_focused(args.buf)
+  end)
+  on({ 'BufDelete', 'BufWipeout' }, function(args)
+    self:_closed(args.buf)
+  end)
+  on({ 'CursorMoved', 'CursorMovedI', 'ModeChanged' }, function()
+    self:_cursor()
+  end)
+  on('DirChanged', function()
+    self:_workspace()
+  end)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    self:_opened(buf)
+  end
+  self:_focused(vim.api.nvim_get_current_buf())
+end
+
+function Context:detach()
+  if self.group then
+    vim.api.nvim_del_augroup_by_id(self.group)
+    self.group = nil
+  end
+  self.open, self.focused, self.last_cursor, self.workspace = {}, nil, nil, nil
+end
+
+return Context

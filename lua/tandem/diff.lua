@@ -1,0 +1,345 @@
+-- Diff views. Each proposed edit opens in a tab of its own: the file on disk on one side, the
+-- proposal (an editable scratch buffer) on the other. Every view ends with exactly one outcome,
+-- whatever closes it: accepted, rejected, or closed by the CLI.
+local buffers = require('tandem.buffers')
+local text = require('tandem.text')
+
+local HAS_WINBAR = vim.fn.has('nvim-0.8') == 1
+
+local Diffs = {}
+Diffs.__index = Diffs
+
+--- @param opts { config: table, log: table, answer: fun(view: table, outcome: string, content?: string) }
+---   `answer` is called once per view the user closes: outcome 'accepted' (with the final
+---   text) or 'rejected'.
+function Diffs.new(opts)
+  return setmetatable({
+    config = opts.config,
+    log = opts.log,
+    answer = opts.answer,
+    views = {}, -- id -> view
+    serial = 0,
+  }, Diffs)
+end
+
+-- Gives `buf` the filetype a file at `path` would get.
+local function set_filetype(buf, path, source)
+  local filetype = source and vim.bo[source].filetype or ''
+  if filetype == '' then
+    local ok, match = pcall(vim.filetype.match, { filename = path, buf = buf })
+    filetype = ok and match or ''
+  end
+  if filetype ~= '' then
+    vim.bo[buf].filetype = filetype
+  else
+    -- Neovim 0.7: run the runtime's filetype detection for that file name in this buffer.
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd('silent! doautocmd filetypedetect BufRead ' .. vim.fn.fnameescape(path))
+    end)
+  end
+  return vim.bo[buf].filetype
+end
+
+-- `name`, or `name (2)`, `name (3)`... when another buffer has it (two diffs of one file).
+local function unique_name(name)
+  local candidate, n = name, 1
+  while vim.fn.bufexists(candidate) == 1 do
+    n = n + 1
+    candidate = ('%s (%d)'):format(name, n)
+  end
+  return candidate
+end
+
+local function scratch(name, lines, buftype)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[buf].buftype = buftype
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.api.nvim_buf_set_name(buf, name)
+  vim.bo[buf].modified = false
+  return buf
+end
+
+local function escape_bar(s)
+  return (s:gsub('%%', '%%%%'))
+end
+
+-- Shows `label` above the window (0.8+) or in its status line (0.7).
+local function set_label(win, label, warning)
+  local bar = escape_bar(label)
+  if warning then
+    bar = bar .. '  %#WarningMsg#' .. escape_bar(warning) .. '%*'
+  end
+  if HAS_WINBAR then
+    vim.wo[win].winbar = bar
+  else
+    vim.wo[win].statusline = bar
+  end
+end
+
+-- How to answer, short enough for half a screen: ':w or <leader>da'.
+function Diffs:_gestures(action, command)
+  local key = self.config.diff.keymaps[action]
+  return key and (command .. ' or ' .. key) or command
+end
+
+-- Maps the accept and reject keys in one of the view's buffers.
+function Diffs:_map(buf, view)
+  local keymaps = self.config.diff.keymaps
+  if keymaps.accept then
+    vim.keymap.set('n', keymaps.accept, function()
+      self:accept(view.id)
+    end, { buffer = buf, nowait = true, desc = 'Tandem: accept the proposal' })
+  end
+  if keymaps.reject then
+    vim.keymap.set('n', keymaps.reject, function()
+      self:reject(view.id)
+    end, { buffer = buf, nowait = true, desc = 'Tandem: reject the proposal' })
+  end
+end
+
+-- Any way a side of the view goes away (:q, :close, :tabclose, :bwipeout, :e other in it...)
+-- is a rejection, unless the view already has its outcome.
+function Diffs:_watch(view)
+  local group = view.group
+  local function closed()
+    self:_end(view, 'rejected')
+  end
+  vim.api.nvim_create_autocmd('BufWriteCmd', {
+    group = group,
+    buffer = view.right_buf,
+    callback = function(args)
+      local target = vim.fn.fnamemodify(args.file, ':p')
+      if target ~= vim.fn.fnamemodify(vim.api.nvim_buf_get_name(view.right_buf), ':p') then
+        self.log:error('this buffer is a proposal: :w accepts it, it cannot be written elsewhere')
+        return
+      end
+      vim.bo[view.right_buf].modified = false
+      self:accept(view.id)
+    end,
+  })
+  for _, buf in ipairs({ view.left_buf, view.right_buf }) do
+    vim.api.nvim_create_autocmd('BufWipeout', { group = group, buffer = buf, callback = closed })
+  end
+  for _, win in ipairs({ view.left_win, view.right_win }) do
+    vim.api.nvim_create_autocmd('WinClosed', { group = group, pattern = tostring(win), callback = closed })
+  end
+  vim.api.nvim_create_autocmd('TabClosed', {
+    group = group,
+    callback = function()
+      if not vim.api.nvim_tabpage_is_valid(view.tab) then
+        closed()
+      end
+    end,
+  })
+end
+
+--- Shows a diff. Raises an error (the reply to the CLI) when it cannot.
+--- @param request { id: string, filePath: string, oldContent: string|nil, newContent: string, client?: table }
+function Diffs:open(request)
+  local id, path, old, new = request.id, request.filePath, request.oldContent, request.newContent
+  if (type(id) ~= 'string' and type(id) ~= 'number') or type(path) ~= 'string' or type(new) ~= 'string' then
+    error('diff/open needs an id, a filePath and a newContent string', 0)
+  end
+  if old == vim.NIL then
+    old = nil
+  end
+  if self.views[id] then
+    error('a diff with id ' .. id .. ' is already open', 0)
+  end
+  self.serial = self.serial + 1
+  local name = vim.fn.fnamemodify(path, ':~:.')
+  local source = buffers.for_file(path)
+  local new_lines, shape = text.to_lines(new)
+  local view = {
+    id = id,
+    path = path,
+    shape = shape,
+    origin_tab = vim.api.nvim_get_current_tabpage(),
+    origin_win = vim.api.nvim_get_current_win(),
+    -- The user is often typing in the CLI's terminal when a diff arrives: they return there.
+    resume_terminal = vim.api.nvim_get_mode().mode == 't',
+    group = vim.api.nvim_create_augroup('TandemDiff' .. self.serial, { clear = true }),
+    done = false,
+  }
+  local ok, err = pcall(function()
+    view.left_buf = scratch(
+      unique_name(('tandem://%s/%s'):format(old and 'on-disk' or 'new-file', name)),
+      old and (text.to_lines(old)) or {},
+      'nofile'
+    )
+    vim.bo[view.left_buf].modifiable = false
+    view.right_buf = scratch(unique_name('tandem://proposed/' .. name), new_lines, 'acwrite')
+
+    if view.resume_terminal then
+      vim.cmd('stopinsert')
+    end
+    vim.cmd('tab sbuffer ' .. view.left_buf)
+    view.tab = vim.api.nvim_get_current_tabpage()
+    view.left_win = vim.api.nvim_get_current_win()
+    local split = self.config.diff.layout == 'vertical' and 'vertical rightbelow' or 'rightbelow'
+    vim.cmd(split .. ' sbuffer ' .. view.right_buf)
+    view.right_win = vim.api.nvim_get_current_win()
+
+    local filetype = set_filetype(view.right_buf, path, source)
+    if filetype ~= '' then
+      vim.bo[view.left_buf].filetype = filetype
+    end
+    for _, win in ipairs({ view.left_win, view.right_win }) do
+      vim.api.nvim_win_call(win, function()
+        vim.cmd('diffthis')
+      end)
+    end
+
+    local warning
+    if source and vim.bo[source].modified then
+      warning = name
+        .. ' has unsaved changes in Neovim: this side shows the file on disk; your changes stay in their buffer'
+      self.log:warn(warning)
+    end
+    set_label(view.left_win, (old and 'On disk: ' or 'New file: ') .. name, warning)
+    local client = type(request.client) == 'table' and request.client.name or 'Proposal'
+    set_label(
+      view.right_win,
+      ('%s · accept: %s · reject: %s'):format(
+        tostring(client),
+        self:_gestures('accept', ':w'),
+        self:_gestures('reject', ':q')
+      )
+    )
+    self:_map(view.left_buf, view)
+    self:_map(view.right_buf, view)
+    self:_watch(view)
+  end)
+  if not ok then
+    view.done = true
+    self:_teardown(view)
+    error('cannot show the diff: ' .. tostring(err), 0)
+  end
+  self.views[id] = view
+  self.log:debug('showing diff ' .. id .. ' for ' .. path)
+end
+
+-- Gives `view` its outcome unless it has one; the outcome's answer goes to the CLI through
+-- `self.answer`, then the view closes.
+function Diffs:_end(view, outcome, content)
+  if view.done then
+    return false
+  end
+  view.done = true
+  self.views[view.id] = nil
+  if outcome then
+    self.answer(view, outcome, content)
+  end
+  -- Windows cannot close inside the autocommands that report them closing.
+  vim.schedule(function()
+    self:_teardown(view)
+  end)
+  return true
+end
+
+function Diffs:_proposal(view)
+  return text.from_lines(vim.api.nvim_buf_get_lines(view.right_buf, 0, -1, false), view.shape)
+end
+
+function Diffs:_teardown(view)
+  pcall(vim.api.nvim_del_augroup_by_id, view.group)
+  local was_current = view.tab ~= nil and vim.api.nvim_get_current_tabpage() == view.tab
+  for _, win in ipairs({ view.right_win, view.left_win }) do
+    if win and vim.api.nvim_win_is_valid(win) and not pcall(vim.api.nvim_win_close, win, true) then
+      -- The last window of Neovim cannot close: give it an empty buffer instead.
+      pcall(vim.api.nvim_win_call, win, function()
+        vim.cmd('diffoff')
+      end)
+      pcall(vim.api.nvim_win_set_buf, win, vim.api.nvim_create_buf(true, false))
+    end
+  end
+  for _, buf in ipairs({ view.right_buf, view.left_buf }) do
+    if buf and vim.api.nvim_buf_is_valid(buf) then
+      pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    end
+  end
+  if not was_current or not vim.api.nvim_tabpage_is_valid(view.origin_tab) then
+    return
+  end
+  vim.api.nvim_set_current_tabpage(view.origin_tab)
+  local win = view.origin_win
+  if view.resume_terminal and vim.api.nvim_get_current_win() == win then
+    if vim.bo[vim.api.nvim_win_get_buf(win)].buftype == 'terminal' then
+      vim.cmd('startinsert')
+    end
+  end
+end
+
+--- The view `id` names; without an id, the view in the current tab, or the only one open.
+function Diffs:find(id)
+  if id ~= nil then
+    return self.views[id]
+  end
+  local tab = vim.api.nvim_get_current_tabpage()
+  local only, count = nil, 0
+  for _, view in pairs(self.views) do
+    if view.tab == tab then
+      return view
+    end
+    only, count = view, count + 1
+  end
+  return count == 1 and only or nil
+end
+
+local function require_view(self, id)
+  local view = self:find(id)
+  if not view then
+    error('no Tandem diff here: run this in a diff tab', 0)
+  end
+  return view
+end
+
+function Diffs:accept(id)
+  local view = require_view(self, id)
+  self:_end(view, 'accepted', self:_proposal(view))
+end
+
+function Diffs:reject(id)
+  self:_end(require_view(self, id), 'rejected')
+end
+
+--- Closes a view on the CLI's request, without an outcome; returns the proposal's text and
+--- the view.
+function Diffs:close(id)
+  local view = self.views[id]
+  if not view then
+    error('no open diff with id ' .. tostring(id), 0)
+  end
+  local content = self:_proposal(view)
+  self:_end(view, nil)
+  return content, view
+end
+
+--- Ends every view. With `answer`, each gets a rejection; with `keep_windows` (Neovim is
+--- quitting) the windows are left alone.
+function Diffs:end_all(opts)
+  for _, view in pairs(self.views) do
+    view.done = true
+    if opts.answer then
+      self.answer(view, 'rejected')
+    end
+    if not opts.keep_windows then
+      self:_teardown(view)
+    end
+  end
+  self.views = {}
+end
+
+function Diffs:list()
+  local list = {}
+  for _, view in pairs(self.views) do
+    list[#list + 1] = view
+  end
+  table.sort(list, function(a, b)
+    return tostring(a.id) < tostring(b.id)
+  end)
+  return list
+end
+
+return Diffs

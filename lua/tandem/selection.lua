@@ -1,0 +1,121 @@
+-- The text selected in the current window's Visual (or Select) mode: charwise, linewise or
+-- blockwise. Reads at most `limit` bytes, so a huge selection costs no more than a small one.
+local M = {}
+
+local BLOCK = '\22'
+local VISUAL_KINDS = { v = 'v', V = 'V', [BLOCK] = BLOCK, s = 'v', S = 'V', ['\19'] = BLOCK }
+local CHUNK = 256
+local MAXCOL = 2147483647
+
+--- The kind of the current Visual selection ('v', 'V' or CTRL-V), or nil outside Visual mode.
+function M.kind(mode)
+  return VISUAL_KINDS[mode:sub(1, 1)]
+end
+
+-- The first `limit` bytes of `text`, without splitting a UTF-8 character.
+local function cut(text, limit)
+  if #text <= limit then
+    return text
+  end
+  local next_byte = limit + 1
+  while next_byte > 1 and text:byte(next_byte) >= 0x80 and text:byte(next_byte) < 0xC0 do
+    next_byte = next_byte - 1
+  end
+  return text:sub(1, next_byte - 1)
+end
+
+-- Collects lines first..last (1-based) through `take(line, row)`, stopping at `limit` bytes.
+local function collect(buf, first, last, limit, take)
+  local parts, size = {}, 0
+  local row = first
+  while row <= last and size < limit do
+    local chunk_last = math.min(last, row + CHUNK - 1)
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, row - 1, chunk_last, false)) do
+      local piece = take(line, row + i - 1)
+      parts[#parts + 1] = piece
+      size = size + #piece + 1
+      if size >= limit then
+        break
+      end
+    end
+    row = chunk_last + 1
+  end
+  return cut(table.concat(parts, '\n'), limit)
+end
+
+-- Byte length of the UTF-8 character starting at byte `i`.
+local function char_length(line, i)
+  local byte = line:byte(i) or 0
+  if byte >= 0xF0 then
+    return 4
+  elseif byte >= 0xE0 then
+    return 3
+  elseif byte >= 0xC0 then
+    return 2
+  end
+  return 1
+end
+
+-- The part of `line` between screen columns `left` and `right` (1-based, inclusive).
+local function columns(line, left, right)
+  local tabstop = vim.bo.tabstop
+  local out, col, i = {}, 1, 1
+  while i <= #line and col <= right do
+    local n = char_length(line, i)
+    local char = line:sub(i, i + n - 1)
+    local width
+    if char == '\t' then
+      width = tabstop - (col - 1) % tabstop
+    elseif n == 1 then
+      width = 1
+    else
+      width = vim.fn.strdisplaywidth(char)
+    end
+    if col >= left then
+      out[#out + 1] = char
+    end
+    col = col + width
+    i = i + n
+  end
+  return table.concat(out)
+end
+
+--- The selected text in the current window, or nil when not in Visual mode.
+--- @param limit integer the most bytes to return
+function M.text(mode, limit)
+  local kind = M.kind(mode)
+  if not kind then
+    return nil
+  end
+  local buf = vim.api.nvim_get_current_buf()
+  local a, b = vim.fn.getpos('v'), vim.fn.getpos('.')
+  if a[2] > b[2] or (a[2] == b[2] and a[3] > b[3]) then
+    a, b = b, a
+  end
+  local first, last = a[2], b[2]
+  if kind == 'V' then
+    return collect(buf, first, last, limit, function(line)
+      return line
+    end)
+  elseif kind == 'v' then
+    return collect(buf, first, last, limit, function(line, row)
+      local from = row == first and a[3] or 1
+      local to = #line
+      if row == last then
+        to = b[3] + char_length(line, b[3]) - 1
+      end
+      return line:sub(from, to)
+    end)
+  end
+  local left_col = vim.fn.virtcol({ a[2], a[3] })
+  local right_col = vim.fn.virtcol({ b[2], b[3] })
+  local left, right = math.min(left_col, right_col), math.max(left_col, right_col)
+  if vim.fn.winsaveview().curswant >= MAXCOL then
+    right = MAXCOL
+  end
+  return collect(buf, first, last, limit, function(line)
+    return columns(line, left, right)
+  end)
+end
+
+return M

@@ -1,0 +1,354 @@
+/**
+ * Diffs in real Neovim, asked for by the real Gemini CLI and Qwen Code clients: every way to
+ * accept and reject, a new file, an unsaved buffer, the CLI closing a diff, and two diffs at
+ * once.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  startRealClient,
+  type ClientKind,
+  type RealClient,
+} from '../../packages/real-clients/src/real-client.js';
+import { NeovimSession, Sandbox, skipReason, waitFor, type TabView } from './neovim-session.js';
+
+const skip = skipReason({ sidecar: true });
+
+async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
+  const client = await startRealClient({
+    kind,
+    cwd: sandbox.workspace,
+    tmpDir: sandbox.tmpDir,
+    qwenHome: sandbox.qwenHome,
+  });
+  const state = await client.connect();
+  assert.equal(state.status, 'connected', `the ${kind} client did not connect: ${state.details}`);
+  return client;
+}
+
+/** Waits until the current tab is a diff view (two diff windows), and returns it. */
+function diffTab(session: NeovimSession): Promise<TabView> {
+  return waitFor('a diff tab', async () => {
+    const tab = await session.currentTab();
+    return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;
+  });
+}
+
+/** Waits until no diff view is left. */
+function noDiffLeft(session: NeovimSession): Promise<true> {
+  return waitFor('the diff tab to close', async () => {
+    const [tab, status] = await Promise.all([session.currentTab(), session.status()]);
+    return tab.tabs === 1 && status.diffs.length === 0 ? true : undefined;
+  });
+}
+
+describe('diff views in Neovim', { skip }, () => {
+  let sandbox: Sandbox;
+  let session: NeovimSession;
+  let gemini: RealClient;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    session = await NeovimSession.start(sandbox, { tandem: '{}' });
+    gemini = await connectedClient(sandbox, 'gemini');
+  });
+
+  after(async () => {
+    await gemini?.kill();
+    await session?.close();
+    sandbox?.remove();
+  });
+
+  /** Writes `name` with `disk`, has the CLI propose `proposal`, and waits for the view. */
+  async function propose(name: string, disk: string | null, proposal: string) {
+    const filePath = path.join(sandbox.workspace, name);
+    if (disk !== null) writeFileSync(filePath, disk);
+    const diff = gemini.openDiff(filePath, proposal);
+    await diff.opened;
+    const tab = await diffTab(session);
+    return { filePath, diff, tab };
+  }
+
+  test('shows the file on the left and the proposal on the right, in a new tab', async () => {
+    const { diff, tab } = await propose(
+      'shape.py',
+      'def area(r):\n    return 3 * r\n',
+      'import math\n\ndef area(r):\n    return math.pi * r * r\n',
+    );
+    assert.equal(tab.tabs, 2);
+    const [left, right] = tab.windows;
+    assert.deepEqual(left?.lines, ['def area(r):', '    return 3 * r']);
+    assert.equal(left?.modifiable, false);
+    assert.match(left?.label ?? '', /On disk: shape\.py/);
+    assert.deepEqual(right?.lines, [
+      'import math',
+      '',
+      'def area(r):',
+      '    return math.pi * r * r',
+    ]);
+    assert.equal(right?.current, true);
+    assert.equal(right?.buftype, 'acwrite');
+    assert.match(
+      right?.label ?? '',
+      /^Gemini CLI · accept: :w or <leader>da · reject: :q or <leader>dr$/,
+    );
+    assert.equal(left?.filetype, 'python');
+    assert.equal(right?.filetype, 'python');
+    await session.input(':TandemReject<CR>');
+    assert.equal((await diff.result).status, 'rejected');
+    await noDiffLeft(session);
+  });
+
+  const accepts: [string, string][] = [
+    [':w', ':w<CR>'],
+    [':TandemAccept', ':TandemAccept<CR>'],
+    ['the accept mapping', '\\da'],
+    [':wq', ':wq<CR>'],
+  ];
+  for (const [gesture, keys] of accepts) {
+    test(`${gesture} accepts, with the user's edits to the proposal`, async () => {
+      const { filePath, diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
+      await session.input('Goedited in Neovim<Esc>');
+      await session.input(keys);
+      assert.deepEqual(await diff.result, {
+        status: 'accepted',
+        content: 'alpha\nBETA\nedited in Neovim\n',
+      });
+      await noDiffLeft(session);
+      assert.equal(existsSync(filePath), true);
+    });
+  }
+
+  const rejects: [string, string][] = [
+    [':q', ':q<CR>'],
+    [':q in the file side', '<C-w>h:q<CR>'],
+    [':tabclose', ':tabclose<CR>'],
+    [':TandemReject', ':TandemReject<CR>'],
+    ['the reject mapping', '\\dr'],
+    [':bwipeout of the proposal', ':bwipeout!<CR>'],
+  ];
+  for (const [gesture, keys] of rejects) {
+    test(`${gesture} rejects`, async () => {
+      const { diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
+      await session.input(keys);
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await noDiffLeft(session);
+    });
+  }
+
+  test('an edited proposal is not lost to a plain :q (Neovim refuses; :q! rejects)', async () => {
+    const { diff } = await propose('notes.txt', 'alpha\n', 'ALPHA\n');
+    await session.input('Aedit<Esc>:q<CR>');
+    assert.equal((await session.currentTab()).windows.length, 2);
+    await session.input(':q!<CR>');
+    assert.equal((await diff.result).status, 'rejected');
+    await noDiffLeft(session);
+  });
+
+  test('a diff answered once gets no second answer: the next diff of that file waits for its own', async () => {
+    const first = await propose('notes.txt', 'one\n', 'two\n');
+    await session.input(':wq<CR>');
+    assert.equal((await first.diff.result).status, 'accepted');
+    await noDiffLeft(session);
+    const second = await propose('notes.txt', 'one\n', 'three\n');
+    const tab = await session.currentTab();
+    assert.deepEqual(tab.windows[1]?.lines, ['three']);
+    assert.deepEqual((await session.status()).diffs.length, 1);
+    await session.input(':TandemReject<CR>');
+    assert.equal((await second.diff.result).status, 'rejected');
+    await noDiffLeft(session);
+  });
+
+  test("a diff in Neovim's only tab leaves an empty window behind", async () => {
+    const { diff } = await propose('notes.txt', 'a\n', 'b\n');
+    await session.command('tabonly');
+    await session.input(':w<CR>');
+    assert.equal((await diff.result).status, 'accepted');
+    const tab = await waitFor('the diff to be gone', async () => {
+      const view = await session.currentTab();
+      return view.windows.length === 1 && !view.windows[0]?.name.startsWith('tandem://')
+        ? view
+        : undefined;
+    });
+    assert.deepEqual(tab.windows[0]?.lines, ['']);
+    assert.equal(tab.windows[0]?.diff, false);
+  });
+
+  test('a new file: an empty left side, and the whole proposal on accept', async () => {
+    const { filePath, diff, tab } = await propose('src/fresh.md', null, '# Fresh\n\nNew text.\n');
+    const [left, right] = tab.windows;
+    assert.deepEqual(left?.lines, ['']);
+    assert.match(left?.label ?? '', /New file: src\/fresh\.md/);
+    assert.deepEqual(right?.lines, ['# Fresh', '', 'New text.']);
+    assert.equal(right?.filetype, 'markdown');
+    await session.input(':w<CR>');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: '# Fresh\n\nNew text.\n' });
+    assert.equal(existsSync(filePath), false, 'Neovim must not write the file: the CLI does');
+    await noDiffLeft(session);
+  });
+
+  test('the text keeps a missing final newline and CRLF line endings', async () => {
+    const noNewline = await propose('plain.txt', 'a', 'a\nb');
+    await session.input(':w<CR>');
+    assert.deepEqual(await noNewline.diff.result, { status: 'accepted', content: 'a\nb' });
+    await noDiffLeft(session);
+    const crlf = await propose('dos.txt', 'a\r\n', 'a\r\nb\r\n');
+    assert.deepEqual(crlf.tab.windows[1]?.lines, ['a', 'b']);
+    await session.input(':w<CR>');
+    assert.deepEqual(await crlf.diff.result, { status: 'accepted', content: 'a\r\nb\r\n' });
+    await noDiffLeft(session);
+  });
+
+  test('after the CLI writes an accepted file, its unmodified buffer shows the new text', async () => {
+    const filePath = path.join(sandbox.workspace, 'reloaded.txt');
+    writeFileSync(filePath, 'old text\n');
+    await session.command(`edit ${filePath}`);
+    const buffer = await session.lua<number>('return vim.api.nvim_get_current_buf()');
+    const diff = gemini.openDiff(filePath, 'new text\n');
+    await diff.opened;
+    await diffTab(session);
+    await session.input(':w<CR>');
+    const result = await diff.result;
+    assert.equal(result.status, 'accepted');
+    writeFileSync(filePath, result.content ?? ''); // what the CLI does after an accept
+    await waitFor('the buffer to show the new text', async () => {
+      const lines = await session.lines(buffer);
+      return lines.join('\n') === 'new text' ? true : undefined;
+    });
+    assert.equal(await session.lua('return vim.bo[...].modified', [buffer]), false);
+    await session.command('bwipeout!');
+  });
+
+  test('unsaved changes: the user is warned in the view, and their text is never overwritten', async () => {
+    const filePath = path.join(sandbox.workspace, 'draft.txt');
+    writeFileSync(filePath, 'saved line\n');
+    await session.command(`edit ${filePath}`);
+    const buffer = await session.lua<number>('return vim.api.nvim_get_current_buf()');
+    await session.input('ccmy unsaved line<Esc>');
+    const diff = gemini.openDiff(filePath, 'proposed line\n');
+    await diff.opened;
+    const tab = await diffTab(session);
+    const [left] = tab.windows;
+    assert.deepEqual(left?.lines, ['saved line']);
+    assert.match(left?.label ?? '', /draft\.txt has unsaved changes in Neovim/);
+    await session.input(':w<CR>');
+    const result = await diff.result;
+    assert.equal(result.status, 'accepted');
+    writeFileSync(filePath, result.content ?? '');
+    await waitFor('the warning that the buffer kept its changes', async () => {
+      const messages = await session.lua<string>(`return vim.fn.execute('messages')`);
+      return messages.includes('unsaved changes that were kept') ? true : undefined;
+    });
+    assert.deepEqual(await session.lines(buffer), ['my unsaved line']);
+    assert.equal(await session.lua('return vim.bo[...].modified', [buffer]), true);
+    await session.command('bwipeout!');
+  });
+
+  test('the CLI closing a diff (approved in the terminal) gets the edited proposal and closes the tab', async () => {
+    const { filePath, diff } = await propose('closed.txt', 'x\n', 'y\n');
+    await session.input('Aedited<Esc>');
+    await gemini.resolveDiffFromCli(filePath, 'accepted');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'yedited\n' });
+    await noDiffLeft(session);
+  });
+
+  test('two CLIs, two diffs of one file at once, each in its own tab with its own answer', async () => {
+    const qwen = await connectedClient(sandbox, 'qwen');
+    try {
+      await waitFor('both CLIs in the status', async () =>
+        (await session.status()).clients.length === 2 ? true : undefined,
+      );
+      // Both propose a change to the same file.
+      const fromGemini = await propose('one.txt', '1\n', 'one\n');
+      const fromQwen = qwen.openDiff(fromGemini.filePath, 'two\n');
+      await fromQwen.opened;
+      await waitFor('two diff tabs', async () =>
+        (await session.currentTab()).tabs === 3 ? true : undefined,
+      );
+      const current = await diffTab(session);
+      assert.deepEqual(current.windows[1]?.lines, ['two']);
+      assert.match(current.windows[1]?.label ?? '', /Qwen/);
+      await session.input(':w<CR>');
+      assert.deepEqual(await fromQwen.result, { status: 'accepted', content: 'two\n' });
+      const back = await waitFor('the first diff tab', async () => {
+        const tab = await session.currentTab();
+        return tab.tabs === 2 && tab.windows[1]?.lines[0] === 'one' ? tab : undefined;
+      });
+      assert.equal(back.windows.length, 2);
+      // Still pending: accepting the other diff did not answer this one.
+      assert.equal((await session.status()).diffs.length, 1);
+      await session.input(':q<CR>');
+      assert.equal((await fromGemini.diff.result).status, 'rejected');
+      await noDiffLeft(session);
+    } finally {
+      await qwen.kill();
+    }
+  });
+});
+
+describe('Neovim quitting with a diff open', { skip }, () => {
+  let sandbox: Sandbox;
+  let session: NeovimSession;
+  let gemini: RealClient;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    session = await NeovimSession.start(sandbox, { tandem: '{}' });
+    gemini = await connectedClient(sandbox, 'gemini');
+  });
+
+  after(async () => {
+    await gemini?.kill();
+    await session?.close();
+    sandbox?.remove();
+  });
+
+  test('the CLI gets a rejection and the discovery files are removed', async () => {
+    const { discovery_files: files } = await session.status();
+    assert.ok(files.length > 0 && files.every((file) => existsSync(file)));
+    const filePath = path.join(sandbox.workspace, 'pending.txt');
+    writeFileSync(filePath, 'a\n');
+    const diff = gemini.openDiff(filePath, 'b\n');
+    await diff.opened;
+    await diffTab(session);
+    session.nvim.input(':qa<CR>').catch(() => undefined);
+    await session.waitForExit();
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await waitFor('the discovery files to be removed', () =>
+      files.every((file) => !existsSync(file)) ? true : undefined,
+    );
+  });
+});
+
+describe(':TandemStop with a diff open', { skip }, () => {
+  let sandbox: Sandbox;
+  let session: NeovimSession;
+  let gemini: RealClient;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    session = await NeovimSession.start(sandbox, { tandem: '{}' });
+    gemini = await connectedClient(sandbox, 'gemini');
+  });
+
+  after(async () => {
+    await gemini?.kill();
+    await session?.close();
+    sandbox?.remove();
+  });
+
+  test('rejects it and closes the view', async () => {
+    const filePath = path.join(sandbox.workspace, 'stopped.txt');
+    writeFileSync(filePath, 'a\n');
+    const diff = gemini.openDiff(filePath, 'b\n');
+    await diff.opened;
+    await diffTab(session);
+    await session.command('TandemStop');
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await waitFor('the view to close', async () =>
+      (await session.currentTab()).tabs === 1 ? true : undefined,
+    );
+  });
+});

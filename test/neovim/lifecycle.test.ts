@@ -1,0 +1,193 @@
+/**
+ * Tandem's life in real Neovim: the sidecar's environment reaching terminals, :Tandem,
+ * :TandemStatus, :checkhealth, the status line, :TandemStop / :TandemStart, and failures.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startRealClient, type RealClient } from '../../packages/real-clients/src/real-client.js';
+import { NeovimSession, Sandbox, skipReason, waitFor } from './neovim-session.js';
+
+const skip = skipReason({ sidecar: true });
+
+/** Waits for a file a terminal job writes, and returns its text. */
+function fileText(file: string): Promise<string> {
+  return waitFor(`${path.basename(file)} to be written`, () => {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    return text.endsWith('\n') ? text : undefined;
+  });
+}
+
+describe('Tandem running in Neovim', { skip }, () => {
+  let sandbox: Sandbox;
+  let session: NeovimSession;
+  let gemini: RealClient | undefined;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    session = await NeovimSession.start(sandbox, {
+      tandem: `{ terminal = { clis = { probe = { 'sh', '-c', 'printenv QWEN_CODE_IDE_SERVER_PORT > cli.out' } } } }`,
+    });
+  });
+
+  after(async () => {
+    await gemini?.kill();
+    await session?.close();
+    sandbox?.remove();
+  });
+
+  test('starts with the editor: the sidecar runs, its discovery files exist', async () => {
+    const status = await session.status();
+    assert.equal(status.state, 'running');
+    assert.ok(status.port && status.port > 0);
+    assert.ok(status.discovery_files.length >= 2);
+    for (const file of status.discovery_files) assert.ok(existsSync(file), file);
+    const gemini = status.discovery_files.find((file) => file.includes('gemini-ide-server-'));
+    const data = JSON.parse(readFileSync(gemini ?? '', 'utf8')) as {
+      port: number;
+      workspacePath: string;
+      ideInfo: { name: string; displayName: string };
+    };
+    assert.equal(data.port, status.port);
+    assert.equal(data.workspacePath, sandbox.workspace);
+    assert.deepEqual(data.ideInfo, { name: 'neovim', displayName: 'Neovim' });
+    const lock = status.discovery_files.find((file) => file.endsWith('.lock'));
+    const qwen = JSON.parse(readFileSync(lock ?? '', 'utf8')) as { ppid: number };
+    assert.equal(qwen.ppid, await session.lua<number>('return vim.fn.getpid()'));
+  });
+
+  test("the sidecar's environment is Neovim's, so a terminal opened later inherits it", async () => {
+    const status = await session.status();
+    const port = String(status.port);
+    assert.equal(status.env['GEMINI_CLI_IDE_SERVER_PORT'], port);
+    assert.equal(await session.lua('return vim.env.QWEN_CODE_IDE_SERVER_PORT'), port);
+    const out = path.join(sandbox.workspace, 'terminal.out');
+    await session.command(
+      `terminal printenv GEMINI_CLI_IDE_SERVER_PORT QWEN_CODE_IDE_SERVER_PORT > ${out}`,
+    );
+    assert.equal(await fileText(out), `${port}\n${port}\n`);
+  });
+
+  test(':Tandem opens the CLI in a terminal split that connects here', async () => {
+    const before = await session.lua<number>('return #vim.api.nvim_tabpage_list_wins(0)');
+    await session.command('Tandem probe');
+    assert.equal(
+      await fileText(path.join(sandbox.workspace, 'cli.out')),
+      `${(await session.status()).port}\n`,
+    );
+    assert.equal(await session.lua('return vim.bo.buftype'), 'terminal');
+    assert.equal(
+      await session.lua<number>('return #vim.api.nvim_tabpage_list_wins(0)'),
+      before + 1,
+    );
+  });
+
+  test(':Tandem with an unknown CLI says which ones it knows', async () => {
+    await assert.rejects(
+      session.command('Tandem nosuchcli'),
+      /unknown CLI "nosuchcli": :Tandem takes one of gemini, probe, qwen/,
+    );
+  });
+
+  test('the status line, :TandemStatus and :checkhealth show the connected CLI', async () => {
+    assert.equal(await session.lua(`return require('tandem').statusline()`), 'Tandem: no CLI');
+    gemini = await startRealClient({
+      kind: 'gemini',
+      cwd: sandbox.workspace,
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+    });
+    assert.equal((await gemini.connect()).status, 'connected');
+    const line = await waitFor('the status line to name the CLI', async () => {
+      const text = await session.lua<string>(`return require('tandem').statusline()`);
+      return text !== 'Tandem: no CLI' ? text : undefined;
+    });
+    assert.match(line, /^Tandem: Gemini/);
+
+    const status = await session.status();
+    const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
+    assert.match(printed, new RegExp(`Port: ${status.port}`));
+    assert.match(printed, /Connected CLIs: Gemini/);
+    for (const file of status.discovery_files) assert.ok(printed.includes(file), file);
+
+    await session.command('checkhealth tandem');
+    const report = (await session.lines()).join('\n');
+    assert.match(report, /OK:? Node\.js v\d+/);
+    assert.match(report, /OK:? sidecar built/);
+    assert.match(
+      report,
+      new RegExp(
+        `OK:? sidecar running \\(pid \\d+\\), listening on 127\\.0\\.0\\.1:${status.port}`,
+      ),
+    );
+    for (const file of status.discovery_files)
+      assert.ok(report.includes(`discovery file: ${file}`), file);
+    assert.match(report, /OK:? connected: Gemini/);
+    assert.doesNotMatch(report, /ERROR/);
+    await session.command('bwipeout');
+  });
+
+  test(':TandemStop removes the discovery files and the environment; :TandemStart brings them back', async () => {
+    const running = await session.status();
+    await session.command('TandemStop');
+    const stopped = await session.waitForState('stopped');
+    assert.equal(stopped.port, undefined);
+    for (const file of running.discovery_files) assert.equal(existsSync(file), false, file);
+    assert.equal(await session.lua('return vim.env.GEMINI_CLI_IDE_SERVER_PORT'), null);
+    assert.equal(await session.lua(`return require('tandem').statusline()`), '');
+    await gemini?.waitForStatus('disconnected');
+
+    await session.command('TandemStart');
+    const restarted = await session.waitForState('running');
+    for (const file of restarted.discovery_files) assert.ok(existsSync(file), file);
+    assert.equal(
+      await session.lua('return vim.env.GEMINI_CLI_IDE_SERVER_PORT'),
+      String(restarted.port),
+    );
+  });
+
+  test('a sidecar that dies is reported, and its environment withdrawn', async () => {
+    const { pid } = await session.status();
+    process.kill(pid ?? 0, 'SIGKILL');
+    const failed = await session.waitForState('failed');
+    assert.match(failed.error ?? '', /the sidecar exited/);
+    assert.equal(await session.lua(`return require('tandem').statusline()`), 'Tandem: failed');
+    assert.equal(await session.lua('return vim.env.GEMINI_CLI_IDE_SERVER_PORT'), null);
+    await session.command('TandemStart');
+    await session.waitForState('running');
+  });
+});
+
+describe('Tandem failing to start', { skip: skipReason() }, () => {
+  let sandbox: Sandbox;
+  let session: NeovimSession;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    session = await NeovimSession.start(sandbox);
+  });
+
+  after(async () => {
+    await session?.close();
+    sandbox?.remove();
+  });
+
+  test('a command that is not a program', async () => {
+    await session.lua(`require('tandem').setup({ cmd = { '/nonexistent/tandem', 'bridge' } })`);
+    const status = await session.waitForState('failed');
+    assert.match(status.error ?? '', /`\/nonexistent\/tandem` is not an executable/);
+  });
+
+  test('a sidecar that exits at once', async () => {
+    await session.lua(
+      `require('tandem').setup({ cmd = { 'sh', '-c', 'echo broken >&2; exit 3' } })`,
+    );
+    const status = await session.waitForState('failed');
+    assert.match(status.error ?? '', /did not start|exited/);
+    const log = readFileSync(status.log_file, 'utf8');
+    assert.match(log, /sidecar: broken/);
+    await session.command('checkhealth tandem');
+    assert.match((await session.lines()).join('\n'), /ERROR:? the sidecar failed/);
+  });
+});

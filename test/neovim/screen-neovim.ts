@@ -1,0 +1,104 @@
+/**
+ * Neovim with a real screen: its TUI in a tmux pane, plus an RPC connection (`--listen`) to
+ * know when Tandem runs.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { attach, type NeovimClient } from 'neovim';
+import { shellQuote, TmuxPane } from '../../packages/real-clients/src/tmux.js';
+import { Sandbox, waitFor, type TandemStatus } from './neovim-session.js';
+
+const run = promisify(execFile);
+const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
+type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['options']>['logger']>;
+
+export interface ScreenOptions {
+  width?: number;
+  height?: number;
+  /** The options of Tandem's setup(), as Lua. */
+  tandem?: string;
+  /** More Neovim arguments, e.g. `-c` commands. */
+  args?: string[];
+}
+
+export class ScreenNeovim {
+  private constructor(
+    readonly pane: TmuxPane,
+    readonly nvim: NeovimClient,
+    private readonly tmuxDir: string,
+  ) {}
+
+  static async start(sandbox: Sandbox, options: ScreenOptions = {}): Promise<ScreenNeovim> {
+    const socket = path.join(sandbox.root, 'nvim.sock');
+    const tmuxDir = path.join(sandbox.root, 'tmux');
+    await run('mkdir', ['-p', tmuxDir]);
+    const argv = [
+      'nvim',
+      ...Sandbox.neovimArgs('--listen', socket, ...(options.args ?? [])),
+      '-c',
+      `lua require('tandem').setup(${options.tandem ?? '{}'})`,
+    ];
+    const pane = await TmuxPane.start({
+      dir: tmuxDir,
+      cwd: sandbox.workspace,
+      shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
+      env: { ...sandbox.env(), TERM: 'xterm-256color' },
+      width: options.width,
+      height: options.height,
+    });
+    try {
+      await waitFor('the Neovim socket', () => run('test', ['-S', socket]).then(() => true));
+      const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
+      const screen = new ScreenNeovim(pane, nvim, tmuxDir);
+      await waitFor('Tandem to run', async () => {
+        const status = (await nvim.lua(
+          `return require('tandem').status()`,
+        )) as unknown as TandemStatus;
+        if (status.state === 'failed') throw new Error(`Tandem failed: ${status.error}`);
+        return status.state === 'running' ? true : undefined;
+      });
+      return screen;
+    } catch (error) {
+      await pane.stop();
+      throw error;
+    }
+  }
+
+  /** The screen as text. */
+  capture(): Promise<string> {
+    return this.pane.capture();
+  }
+
+  /** The screen with its colours and attributes, as ANSI escape sequences. */
+  async captureAnsi(): Promise<string> {
+    const socket = path.join(this.tmuxDir, 'tmux.sock');
+    const { stdout } = await run('tmux', [
+      '-S',
+      socket,
+      'capture-pane',
+      '-p',
+      '-e',
+      '-N',
+      '-t',
+      'main',
+    ]);
+    return stdout;
+  }
+
+  waitFor(what: string, matches: (screen: string) => boolean): Promise<string> {
+    return waitFor(what, async () => {
+      const screen = await this.capture();
+      return matches(screen) ? screen : undefined;
+    });
+  }
+
+  waitForText(text: string): Promise<string> {
+    return this.waitFor(`"${text}" on the screen`, (screen) => screen.includes(text));
+  }
+
+  async stop(): Promise<void> {
+    await this.nvim.close().catch(() => undefined);
+    await this.pane.stop();
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Neovim with a real screen (inside tmux): a diff arriving while the user types in a terminal
+ * window takes over the screen, shows how to answer, and answers to the keys the user types.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startRealClient, type RealClient } from '../../packages/real-clients/src/real-client.js';
+import { Sandbox, skipReason } from './neovim-session.js';
+import { ScreenNeovim } from './screen-neovim.js';
+
+const skip = skipReason({ sidecar: true, tmux: true });
+
+describe('a diff on a real screen', { skip }, () => {
+  let sandbox: Sandbox;
+  let screen: ScreenNeovim;
+  let gemini: RealClient;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    screen = await ScreenNeovim.start(sandbox, { width: 140, height: 36 });
+    gemini = await startRealClient({
+      kind: 'gemini',
+      cwd: sandbox.workspace,
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+    });
+    assert.equal((await gemini.connect()).status, 'connected');
+  });
+
+  after(async () => {
+    await gemini?.kill();
+    await screen?.stop();
+    sandbox?.remove();
+  });
+
+  test('arriving while the user types in a terminal, it shows both sides and how to answer', async () => {
+    // The user is in Terminal mode in a shell, as when talking to a CLI.
+    await screen.pane.type(':terminal');
+    await screen.pane.sendKeys('Enter');
+    await screen.pane.type('i');
+    await screen.waitForText('-- TERMINAL --');
+    const file = path.join(sandbox.workspace, 'greet.py');
+    writeFileSync(file, 'def greet():\n    print("hi")\n');
+    const diff = gemini.openDiff(file, 'def greet(name):\n    print(f"hello {name}")\n');
+    await diff.opened;
+    const shown = await screen.waitForText('accept: :w or <leader>da');
+    assert.match(shown, /reject: :q or <leader>dr/);
+    assert.match(shown, /On disk: greet\.py/);
+    assert.match(shown, /print\("hi"\)/);
+    assert.match(shown, /print\(f"hello \{name\}"\)/);
+    assert.doesNotMatch(shown, /-- TERMINAL --/);
+    await screen.pane.type(':w');
+    await screen.pane.sendKeys('Enter');
+    assert.equal((await diff.result).status, 'accepted');
+    await screen.waitFor(
+      'the terminal again, in Terminal mode',
+      (text) => !text.includes('accept: :w') && text.includes('-- TERMINAL --'),
+    );
+    await screen.pane.sendKeys('C-\\', 'C-n');
+    await screen.waitFor('Normal mode', (text) => !text.includes('-- TERMINAL --'));
+  });
+
+  test(':q typed on the screen rejects', async () => {
+    const file = path.join(sandbox.workspace, 'other.txt');
+    writeFileSync(file, 'before\n');
+    const diff = gemini.openDiff(file, 'after\n');
+    await diff.opened;
+    await screen.waitForText('accept: :w');
+    await screen.pane.type(':q');
+    await screen.pane.sendKeys('Enter');
+    assert.equal((await diff.result).status, 'rejected');
+  });
+});
