@@ -79,7 +79,7 @@ function App:start()
   local cmd = self:command()
   if not self.config.cmd and vim.fn.filereadable(cmd[2]) ~= 1 then
     return self:_fail(
-      ('the sidecar is not built: run `npm ci && npm run build` in %s (see :help tandem-install)'):format(App.root())
+      ('the sidecar is not built: run `npm run build:sidecar` in %s (see :help tandem-install)'):format(App.root())
     )
   end
   if vim.fn.executable(cmd[1]) ~= 1 then

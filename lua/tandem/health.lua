@@ -66,8 +66,8 @@ local function check_sidecar(h, settings)
     h.ok('sidecar built: ' .. script)
   else
     h.error('sidecar not built: ' .. script .. ' is missing', {
-      ('Run `npm ci && npm run build` in %s'):format(App.root()),
-      'With lazy.nvim, set `build = "npm ci && npm run build"` (see :help tandem-install)',
+      ('Run `npm run build:sidecar` in %s'):format(App.root()),
+      'With lazy.nvim, set `build = "npm run build:sidecar"` (see :help tandem-install)',
     })
   end
 end
