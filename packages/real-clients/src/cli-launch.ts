@@ -163,7 +163,7 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
  * real CLI interactively (default approval mode) with the edit prompt already submitted.
  */
 export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLaunch> {
-  await mkdir(options.tmpDir, { recursive: true });
+  await Promise.all([options.tmpDir, options.home].map((dir) => mkdir(dir, { recursive: true })));
   const prompt = editPrompt(options.edit);
   const prepared = await (options.cli === 'gemini' ? prepareGemini : prepareQwen)(options, prompt);
   // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
