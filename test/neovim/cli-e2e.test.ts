@@ -10,8 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { attach, type NeovimClient } from 'neovim';
-import type { CliCommand, CliName } from '../../packages/real-clients/src/cli-launch.js';
-import { startCliSession, type CliSession } from '../../packages/real-clients/src/cli-session.js';
+import {
+  editPrompt,
+  type CliCommand,
+  type CliName,
+} from '../../packages/real-clients/src/cli-launch.js';
+import {
+  inputPattern,
+  startCliSession,
+  type CliSession,
+} from '../../packages/real-clients/src/cli-session.js';
 import { finalText } from '../../packages/real-clients/src/proposed-edit.js';
 import {
   NeovimSession,
@@ -198,12 +206,15 @@ for (const cli of ['gemini', 'qwen'] as const) {
         tmpDir: sandbox.tmpDir,
         qwenHome: sandbox.qwenHome,
         edit: { filePath: file, content: proposed },
-        // The fake model answers at once, before Gemini CLI would have found its IDE's PID by
-        // walking the process tree (a few seconds here) and connected; a real model is slower.
-        // The PID only orders the discovery files: the CLI still finds Neovim through them.
-        env: { GEMINI_CLI_IDE_PID: String(await neovim.lua<number>('return vim.fn.getpid()')) },
+        // The fake model would answer before the CLI has connected (a real one is slower): ask
+        // for the edit once the CLI says it is connected to Neovim.
+        promptAtStart: false,
       });
       started.session = session;
+      await session.waitForScreen(inputPattern, 120_000);
+      await session.submit('/ide status');
+      await session.waitForScreen(/Connected to Neovim/, 60_000);
+      await session.submit(editPrompt({ filePath: file, content: proposed }));
       await waitFor(
         'the diff in Neovim',
         async () => ((await neovim.status()).diffs.length === 1 ? true : undefined),

@@ -22,6 +22,11 @@ export interface CliLaunchOptions {
   edit: ProposedEdit;
   /** Extra environment for the CLI, e.g. `GEMINI_CLI_IDE_PID`. */
   env?: Record<string, string>;
+  /**
+   * Whether the CLI starts with the edit prompt already submitted (the default). Without it, the
+   * test submits `editPrompt(edit)` itself, e.g. once `/ide status` shows the CLI connected.
+   */
+  promptAtStart?: boolean;
 }
 
 /** Everything needed to start the CLI in any terminal (tmux pane, editor terminal). */
@@ -137,7 +142,8 @@ async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise
   };
   // The pinned model keeps the model router from taking a canned response.
   const args = [await binPath('@google/gemini-cli'), '-m', 'gemini-2.5-flash'];
-  args.push('--approval-mode', 'default', '--fake-responses-non-strict', responses, '-i', prompt);
+  args.push('--approval-mode', 'default', '--fake-responses-non-strict', responses);
+  if (options.promptAtStart !== false) args.push('-i', prompt);
   return { env, args, close: async () => undefined };
 }
 
@@ -145,7 +151,8 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
   const { home, edit } = options;
   const qwenHome = options.qwenHome ?? path.join(home, '.qwen');
   await writeJson(path.join(qwenHome, 'settings.json'), qwenSettings());
-  const args = [await binPath('@qwen-code/qwen-code'), '--approval-mode', 'default', '-i', prompt];
+  const args = [await binPath('@qwen-code/qwen-code'), '--approval-mode', 'default'];
+  if (options.promptAtStart !== false) args.push('-i', prompt);
   const model = await FakeOpenAiModel.start({ prompt, edit });
   const env = {
     QWEN_HOME: qwenHome,
