@@ -121,7 +121,7 @@ async function diffShown({ session, nvim }: Scenario): Promise<void> {
 
 for (const cli of ['gemini', 'qwen'] as const) {
   test(
-    `${cli} in Neovim's terminal: :w in the diff, and the CLI writes the file`,
+    `${cli} in Neovim's terminal: an edit in the diff, :w, and the CLI writes the edited file`,
     { skip, timeout: 240_000 },
     async (t) => {
       const scenario = await startScenario(t, cli);
@@ -130,12 +130,15 @@ for (const cli of ['gemini', 'qwen'] as const) {
         .map((client) => client.name)
         .join(' ');
       assert.match(connected, cli === 'gemini' ? /Gemini/ : /Qwen/);
+      await scenario.session.type('Goedited in the diff');
+      await scenario.session.sendKeys('Escape');
       await scenario.session.type(':w');
       await scenario.session.sendKeys('Enter');
       await scenario.session.waitForScreen((screen) => screen.includes(finalText), 120_000);
-      assert.equal(await readFile(scenario.file, 'utf8'), proposed);
+      const edited = `${proposed}edited in the diff\n`;
+      assert.equal(await readFile(scenario.file, 'utf8'), edited);
       await waitFor('the open buffer to show the written file', async () =>
-        `${await bufferText(scenario.nvim, scenario.file)}\n` === proposed ? true : undefined,
+        `${await bufferText(scenario.nvim, scenario.file)}\n` === edited ? true : undefined,
       );
     },
   );
