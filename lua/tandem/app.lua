@@ -135,12 +135,7 @@ function App:_running(result)
   self.state = 'running'
   self.port = result.port
   self.discovery_files = type(result.discoveryFiles) == 'table' and result.discoveryFiles or {}
-  -- Every terminal opened from now on inherits these, so a CLI started there connects here.
-  self.env = {}
-  for name, value in pairs(type(result.env) == 'table' and result.env or {}) do
-    vim.env[name] = tostring(value)
-    self.env[name] = tostring(value)
-  end
+  self:_set_env(result.env)
   self.context:attach()
   self.log:info(('listening on port %d'):format(self.port))
   self:_changed()
@@ -168,8 +163,19 @@ function App:_request(method, params)
   return nil
 end
 
+--- Every terminal opened from now on inherits these, so a CLI started there connects here.
+function App:_set_env(env)
+  self:_clear_env()
+  for name, value in pairs(type(env) == 'table' and env or {}) do
+    vim.env[name] = tostring(value)
+    self.env[name] = tostring(value)
+  end
+end
+
 function App:_notification(method, params)
-  if method == 'status' and type(params) == 'table' then
+  if method == 'env/changed' and type(params) == 'table' then
+    self:_set_env(params.env)
+  elseif method == 'status' and type(params) == 'table' then
     self.clients = type(params.clients) == 'table' and params.clients or {}
     local names = {}
     for _, client in ipairs(self.clients) do

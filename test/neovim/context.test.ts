@@ -178,6 +178,16 @@ describe('the workspace follows :cd', { skip }, () => {
       workspaceOf() === sub ? true : undefined,
     );
   });
+
+  test('terminals opened afterwards get the new folder in their environment', async () => {
+    const sub = path.join(sandbox.workspace, 'sub');
+    await waitFor('the environment to name the new folder', async () =>
+      (await session.lua<string>('return vim.env.GEMINI_CLI_IDE_WORKSPACE_PATH')) === sub
+        ? true
+        : undefined,
+    );
+    assert.equal(await session.lua<string>('return vim.env.QWEN_CODE_IDE_WORKSPACE_PATH'), sub);
+  });
 });
 
 describe('cursor messages stay cheap', { skip }, () => {

@@ -57,5 +57,5 @@ export interface EditorEvents {
   /** The user accepted the diff, with `content` as the final text of the proposed side. */
   diffAccepted(id: string, content: string): void;
   diffRejected(id: string): void;
-  workspaceChanged(folders: string[], isTrusted?: boolean): void;
+  workspaceChanged(folders: string[], isTrusted?: boolean): void | Promise<void>;
 }

@@ -133,11 +133,12 @@ export class Engine implements EditorEvents {
     this.diffs.rejected(id);
   }
 
-  workspaceChanged(folders: string[], isTrusted?: boolean): void {
+  /** Resolves once the discovery files name the new folders. */
+  async workspaceChanged(folders: string[], isTrusted?: boolean): Promise<void> {
     this.workspaceFolders = [...folders];
     this.tracker.trustChanged(isTrusted);
     if (this.stopping) return;
-    this.writeDiscovery().catch((error: unknown) => {
+    await this.writeDiscovery().catch((error: unknown) => {
       this.log.error(`could not rewrite the discovery files: ${String(error)}`);
     });
   }

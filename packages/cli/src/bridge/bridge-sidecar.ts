@@ -41,9 +41,11 @@ export class BridgeSidecar {
       await this.stop('shutdown');
       return {};
     });
-    this.on('workspace/changed', (engine, { workspaceFolders, isTrusted }) =>
-      engine.workspaceChanged(workspaceFolders, isTrusted),
-    );
+    this.on('workspace/changed', (engine, { workspaceFolders, isTrusted }) => {
+      void engine
+        .workspaceChanged(workspaceFolders, isTrusted)
+        .then(() => this.peer.notify('env/changed', { env: engine.terminalEnv() }));
+    });
     this.on('file/opened', (engine, { path }) => engine.fileOpened(path));
     this.on('file/closed', (engine, { path }) => engine.fileClosed(path));
     this.on('file/focused', (engine, { path }) => engine.fileFocused(path));

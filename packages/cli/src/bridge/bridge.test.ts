@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startRealClient, type RealClient } from '../../../real-clients/src/real-client.js';
@@ -163,6 +163,16 @@ describe('tandem bridge with the real clients connected', () => {
         'diff/close',
       );
     }
+  });
+
+  it('a workspace change rewrites the discovery files and sends the new environment', async () => {
+    const other = join(sandbox.root, 'other');
+    editor.notify('workspace/changed', { workspaceFolders: [sandbox.workspace, other] });
+    const message = await editor.waitFor((m) => m.method === 'env/changed', 'env/changed');
+    const env = (message.params as { env: Record<string, string> }).env;
+    assert.equal(env.QWEN_CODE_IDE_WORKSPACE_PATH, [sandbox.workspace, other].join(':'));
+    const lock = discoveryFiles.find((path) => path.endsWith('.lock'))!;
+    assert.match(await readFile(lock, 'utf8'), /other/);
   });
 
   it('diff ids are never reused', () => {

@@ -81,24 +81,16 @@ describe('discovery files', () => {
   });
 
   it('rewrites the files when the workspace changes', async () => {
-    engine.workspaceChanged(['/c/three']);
+    await engine.workspaceChanged(['/c/three']);
     const lockPath = engine.discoveryFiles.find((f) => f.endsWith('.lock'))!;
-    for (let i = 0; i < 50; i++) {
-      if (JSON.parse(await readFile(lockPath, 'utf8')).workspacePath === '/c/three') break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
     assert.equal(JSON.parse(await readFile(lockPath, 'utf8')).workspacePath, '/c/three');
     assert.equal(engine.terminalEnv().QWEN_CODE_IDE_WORKSPACE_PATH, '/c/three');
   });
 
   it('writes a JSON array for Qwen when a folder holds the path delimiter', async () => {
-    engine.workspaceChanged([`/odd${delimiter}name`, '/plain']);
+    await engine.workspaceChanged([`/odd${delimiter}name`, '/plain']);
     const lockPath = engine.discoveryFiles.find((f) => f.endsWith('.lock'))!;
-    let workspacePath = '';
-    for (let i = 0; i < 50 && !workspacePath.startsWith('['); i++) {
-      workspacePath = JSON.parse(await readFile(lockPath, 'utf8')).workspacePath;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const { workspacePath } = JSON.parse(await readFile(lockPath, 'utf8'));
     assert.deepEqual(JSON.parse(workspacePath), [`/odd${delimiter}name`, '/plain']);
   });
 });
