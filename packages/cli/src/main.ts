@@ -1,23 +1,24 @@
-import { bridgeCommand } from './bridge/bridge-command.js';
 import type { Command, CommandIO } from './command.js';
-import { doctorCommand } from './doctor/doctor-command.js';
-import { envCommand } from './env/env-command.js';
-import { serveCommand } from './serve/serve-command.js';
 
+// Each command is loaded when it runs: the sidecar, started with every editor, carries no
+// other command's code and dependencies in its memory.
 const commands: Record<string, Command> = {
   serve: {
     summary: 'a companion for a folder, with a review page in the browser',
-    run: serveCommand,
+    run: async (argv, io) => (await import('./serve/serve-command.js')).serveCommand(argv, io),
   },
   env: {
     summary: 'exports that connect a CLI in this terminal to the editor of a folder',
-    run: envCommand,
+    run: async (argv, io) => (await import('./env/env-command.js')).envCommand(argv, io),
   },
   doctor: {
     summary: 'why a CLI does or does not connect from a folder, and how to fix it',
-    run: doctorCommand,
+    run: async (argv, io) => (await import('./doctor/doctor-command.js')).doctorCommand(argv, io),
   },
-  bridge: { summary: 'the sidecar a terminal editor talks to over stdio', run: bridgeCommand },
+  bridge: {
+    summary: 'the sidecar a terminal editor talks to over stdio',
+    run: async (argv, io) => (await import('./bridge/bridge-command.js')).bridgeCommand(argv, io),
+  },
 };
 
 const usage = `Usage: tandem <command> [options]
