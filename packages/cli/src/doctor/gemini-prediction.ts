@@ -10,10 +10,9 @@ import {
   type ClientPrediction,
   type ConnectionAttempt,
   type PredictionContext,
+  INSTALL_HINT,
+  workspaceRefusal,
 } from './prediction.js';
-
-const INSTALL_HINT =
-  'Please ensure the extension is running. To install the extension, run /ide install.';
 
 /**
  * What Gemini CLI 0.61's `IdeClient` does from `ctx.dir`: which discovery file it takes, which
@@ -61,7 +60,7 @@ export async function predictGemini(ctx: PredictionContext): Promise<ClientPredi
   };
   const withIde = { ...base, detectedIde: ide, workspace };
   if (workspace.outcome !== 'match') {
-    const status = workspaceRefusal(workspace);
+    const status = workspaceRefusal('gemini', workspace);
     return { ...withIde, status, ...(workspace.outcome === 'invalid' && { crash: status }) };
   }
 
@@ -105,21 +104,6 @@ export function geminiHost(ctx: PredictionContext): string {
   return ctx.container.marker && !ctx.container.localOverride
     ? 'host.docker.internal'
     : '127.0.0.1';
-}
-
-function workspaceRefusal(check: WorkspaceCheck): string {
-  switch (check.outcome) {
-    case 'missing':
-      return `Failed to connect to IDE companion extension. ${INSTALL_HINT}`;
-    case 'no-folder':
-      return 'To use this feature, please open a workspace folder in your IDE and try again.';
-    case 'mismatch':
-      return `Directory mismatch. Gemini CLI is running in a different location than the open workspace in the IDE. Please run the CLI from one of the following directories: ${check.roots.join(', ')}`;
-    case 'invalid':
-      return `Gemini CLI's IDE client fails while reading the discovery data: ${check.why}`;
-    case 'match':
-      return '';
-  }
 }
 
 interface Lookup {

@@ -102,3 +102,24 @@ export function diffingOf(probe: ProbeResult): boolean {
   const tools = probe.tools ?? [];
   return tools.includes('openDiff') && tools.includes('closeDiff');
 }
+
+/** How both clients end the "not running" messages. */
+export const INSTALL_HINT =
+  'Please ensure the extension is running. To install the extension, run /ide install.';
+
+/** The status a client sets when the workspace check fails (its own words), '' on a match. */
+export function workspaceRefusal(kind: ClientKind, check: WorkspaceCheck): string {
+  const name = CLIENT_NAMES[kind];
+  switch (check.outcome) {
+    case 'missing':
+      return `Failed to connect to IDE companion extension. ${INSTALL_HINT}`;
+    case 'no-folder':
+      return 'To use this feature, please open a workspace folder in your IDE and try again.';
+    case 'mismatch':
+      return `Directory mismatch. ${name} is running in a different location than the open workspace in the IDE. Please run the CLI from one of the following directories: ${check.roots.join(', ')}`;
+    case 'invalid':
+      return `${name}'s IDE client fails while reading the discovery data: ${check.why}`;
+    case 'match':
+      return '';
+  }
+}

@@ -11,10 +11,10 @@ import {
   type ClientPrediction,
   type ConnectionAttempt,
   type PredictionContext,
+  INSTALL_HINT,
+  workspaceRefusal,
 } from './prediction.js';
 
-const INSTALL_HINT =
-  'Please ensure the extension is running. To install the extension, run /ide install.';
 const CONTAINER_HOST = 'host.docker.internal';
 
 /** A lock file's JSON, read the way Qwen Code reads it (any JSON value). */
@@ -91,7 +91,7 @@ class QwenModel {
     };
     const withIde = { ...withChoice, detectedIde: ide, workspace };
     if (workspace.outcome !== 'match') {
-      const status = workspaceRefusal(workspace);
+      const status = workspaceRefusal('qwen', workspace);
       return { ...withIde, status, ...(workspace.outcome === 'invalid' && { crash: status }) };
     }
 
@@ -382,19 +382,4 @@ function staleReason(config: Config): string | undefined {
       : `it has no ppid and its workspacePath ${JSON.stringify(workspacePath)} does not exist`;
   }
   return undefined;
-}
-
-function workspaceRefusal(check: WorkspaceCheck): string {
-  switch (check.outcome) {
-    case 'missing':
-      return `Failed to connect to IDE companion extension. ${INSTALL_HINT}`;
-    case 'no-folder':
-      return 'To use this feature, please open a workspace folder in your IDE and try again.';
-    case 'mismatch':
-      return `Directory mismatch. Qwen Code is running in a different location than the open workspace in the IDE. Please run the CLI from one of the following directories: ${check.roots.join(', ')}`;
-    case 'invalid':
-      return `Qwen Code's IDE client fails while reading the discovery data: ${check.why}`;
-    case 'match':
-      return '';
-  }
 }
