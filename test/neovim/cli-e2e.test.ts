@@ -15,11 +15,7 @@ import {
   type CliCommand,
   type CliName,
 } from '../../packages/real-clients/src/cli-launch.js';
-import {
-  inputPattern,
-  startCliSession,
-  type CliSession,
-} from '../../packages/real-clients/src/cli-session.js';
+import { startCliSession, type CliSession } from '../../packages/real-clients/src/cli-session.js';
 import { finalText } from '../../packages/real-clients/src/proposed-edit.js';
 import {
   NeovimSession,
@@ -219,9 +215,7 @@ for (const cli of ['gemini', 'qwen'] as const) {
         promptAtStart: false,
       });
       started.session = session;
-      await session.waitForScreen(inputPattern, 120_000);
-      await session.submit('/ide status');
-      await session.waitForScreen(/Connected to Neovim/, 60_000);
+      await session.waitUntilConnected('Neovim');
       await session.submit(editPrompt({ filePath: file, content: proposed }));
       await waitFor(
         'the diff in Neovim',

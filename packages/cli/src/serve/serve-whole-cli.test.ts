@@ -7,6 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { editPrompt } from '../../../real-clients/src/cli-launch.js';
 import { startCliSession } from '../../../real-clients/src/cli-session.js';
 import { needsProgram } from '../../../real-clients/src/needs-program.js';
 import { chromiumMissing, launchChromium } from './chromium.fixture.js';
@@ -45,8 +46,12 @@ for (const cli of ['gemini', 'qwen'] as const) {
         tmpDir: tmpDir!,
         qwenHome,
         edit: { filePath: target, content: proposal },
+        promptAtStart: false,
       });
       try {
+        // Asked for before the CLI has connected, the edit would be confirmed in the terminal.
+        await session.waitUntilConnected('Tandem (browser)');
+        await session.submit(editPrompt({ filePath: target, content: proposal }));
         const page = await browser.newPage();
         await page.goto(serve.url);
         const review = page.locator('.review:not([hidden])');
