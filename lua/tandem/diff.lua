@@ -114,8 +114,9 @@ function Diffs:_watch(view)
         self.log:error('this buffer is a proposal: :w accepts it, it cannot be written elsewhere')
         return
       end
-      vim.bo[view.right_buf].modified = false
-      self:accept(view.id)
+      if self:accept(view.id) then
+        vim.bo[view.right_buf].modified = false
+      end
     end,
   })
   for _, buf in ipairs({ view.left_buf, view.right_buf }) do
@@ -154,6 +155,7 @@ function Diffs:open(request)
   local view = {
     id = id,
     path = path,
+    proposal_was_empty = new == '',
     shape = shape,
     origin_tab = vim.api.nvim_get_current_tabpage(),
     origin_win = vim.api.nvim_get_current_win(),
@@ -295,9 +297,18 @@ local function require_view(self, id)
   return view
 end
 
+--- @return boolean accepted (an emptied proposal is refused: see below)
 function Diffs:accept(id)
   local view = require_view(self, id)
-  self:_end(view, 'accepted', self:_proposal(view))
+  local content = self:_proposal(view)
+  -- Both CLIs take an accepted empty text for "use the original proposal": accepting an
+  -- emptied file would write what the user removed.
+  if content == '' and not view.proposal_was_empty then
+    self.log:error('an empty file cannot be accepted (the CLI would write its proposal): reject it instead')
+    return false
+  end
+  self:_end(view, 'accepted', content)
+  return true
 end
 
 function Diffs:reject(id)

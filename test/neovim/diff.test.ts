@@ -138,6 +138,21 @@ describe('diff views in Neovim', { skip }, () => {
     });
   }
 
+  test('an emptied proposal cannot be accepted: the CLIs would write their proposal instead', async () => {
+    // Without a final newline, an emptied buffer is the empty text.
+    const { diff } = await propose('notes.txt', 'alpha', 'ALPHA');
+    await session.input('ggdG:w<CR>');
+    assert.equal((await session.currentTab()).windows.length, 2);
+    const outcome = await Promise.race([
+      diff.result.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 300)),
+    ]);
+    assert.equal(outcome, 'still open');
+    await session.input(':TandemReject<CR>');
+    assert.equal((await diff.result).status, 'rejected');
+    await noDiffLeft(session);
+  });
+
   test('an edited proposal is not lost to a plain :q (Neovim refuses; :q! rejects)', async () => {
     const { diff } = await propose('notes.txt', 'alpha\n', 'ALPHA\n');
     await session.input('Aedit<Esc>:q<CR>');
