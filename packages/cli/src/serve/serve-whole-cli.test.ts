@@ -55,7 +55,12 @@ for (const cli of ['gemini', 'qwen'] as const) {
         const page = await browser.newPage();
         await page.goto(serve.url);
         const review = page.locator('.review:not([hidden])');
-        await review.locator('.path .name', { hasText: 'stats.js' }).waitFor({ timeout: 90_000 });
+        await review
+          .locator('.path .name', { hasText: 'stats.js' })
+          .waitFor({ timeout: 90_000 })
+          .catch(async (error: unknown) => {
+            throw new Error(`${String(error)}\nthe CLI's screen:\n${await session.screen()}`);
+          });
         await review.locator('.cm-merge-b .cm-line').first().click();
         await page.keyboard.press('Control+End');
         await page.keyboard.type('// reviewed on the page\n');
