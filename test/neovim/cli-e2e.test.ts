@@ -15,7 +15,11 @@ import {
   type CliCommand,
   type CliName,
 } from '../../packages/real-clients/src/cli-launch.js';
-import { startCliSession, type CliSession } from '../../packages/real-clients/src/cli-session.js';
+import {
+  inputPattern,
+  startCliSession,
+  type CliSession,
+} from '../../packages/real-clients/src/cli-session.js';
 import { finalText } from '../../packages/real-clients/src/proposed-edit.js';
 import {
   NeovimSession,
@@ -215,7 +219,13 @@ for (const cli of ['gemini', 'qwen'] as const) {
         promptAtStart: false,
       });
       started.session = session;
-      await session.waitUntilConnected('Neovim');
+      // Typed too early, even `/ide status` goes to the model: wait until Neovim sees the CLI.
+      await waitFor(
+        'Neovim to see the CLI connected',
+        async () => ((await neovim.status()).clients.length === 1 ? true : undefined),
+        120_000,
+      );
+      await session.waitForScreen(inputPattern);
       await session.submit(editPrompt({ filePath: file, content: proposed }));
       await waitFor(
         'the diff in Neovim',

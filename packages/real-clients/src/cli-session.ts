@@ -125,27 +125,6 @@ export class CliSession {
     await this.sendKeys('Enter');
   }
 
-  /**
-   * Asks `/ide status` until the CLI says it is connected to `displayName`: asked while it is
-   * still connecting, the CLI answers "Connecting..." once and never updates that answer.
-   */
-  async waitUntilConnected(displayName: string, timeoutMs = 120_000): Promise<void> {
-    const connected = new RegExp(
-      `Connected to ${displayName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
-    );
-    const deadline = Date.now() + timeoutMs;
-    await this.waitForScreen(inputPattern, timeoutMs);
-    for (;;) {
-      await this.submit('/ide status');
-      try {
-        await this.waitForScreen(connected, Math.max(1000, Math.min(5000, deadline - Date.now())));
-        return;
-      } catch (error) {
-        if (Date.now() >= deadline) throw error;
-      }
-    }
-  }
-
   /** Waits for the CLI's own confirmation dialog and picks "allow once". */
   async approveInTerminal(timeoutMs?: number): Promise<void> {
     await this.waitForScreen(confirmationPattern, timeoutMs);

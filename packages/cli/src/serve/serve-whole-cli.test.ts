@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { editPrompt } from '../../../real-clients/src/cli-launch.js';
-import { startCliSession } from '../../../real-clients/src/cli-session.js';
+import { inputPattern, startCliSession } from '../../../real-clients/src/cli-session.js';
 import { needsProgram } from '../../../real-clients/src/needs-program.js';
 import { chromiumMissing, launchChromium } from './chromium.fixture.js';
 import { startServe } from './serve-process.fixture.js';
@@ -49,11 +49,16 @@ for (const cli of ['gemini', 'qwen'] as const) {
         promptAtStart: false,
       });
       try {
-        // Asked for before the CLI has connected, the edit would be confirmed in the terminal.
-        await session.waitUntilConnected('Tandem (browser)');
-        await session.submit(editPrompt({ filePath: target, content: proposal }));
+        // Asked for before the CLI has connected, the edit would be confirmed in the terminal:
+        // wait until the page lists the CLI. (Typed too early, even `/ide status` goes to the
+        // model.)
         const page = await browser.newPage();
         await page.goto(serve.url);
+        await page
+          .locator('.clients .chip', { hasText: cli === 'gemini' ? 'Gemini CLI' : 'Qwen Code' })
+          .waitFor({ timeout: 90_000 });
+        await session.waitForScreen(inputPattern);
+        await session.submit(editPrompt({ filePath: target, content: proposal }));
         const review = page.locator('.review:not([hidden])');
         await review
           .locator('.path .name', { hasText: 'stats.js' })
