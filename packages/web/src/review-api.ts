@@ -1,4 +1,4 @@
-import type { ReviewEvent } from './protocol.js';
+import type { ReviewEvent } from '../../cli/src/serve/review-protocol.js';
 
 // Every address is relative to the page, so the page works under any host name and port
 // (an SSH tunnel, a proxy).

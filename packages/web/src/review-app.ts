@@ -1,6 +1,11 @@
 import { h } from './dom.js';
 import { displayPath } from './paths.js';
-import type { Review, ReviewClient, ReviewEvent, ReviewOutcome } from './protocol.js';
+import type {
+  Review,
+  ReviewClient,
+  ReviewEvent,
+  ReviewOutcome,
+} from '../../cli/src/serve/review-protocol.js';
 import { accept, reject, type ConnectionState } from './review-api.js';
 import { ReviewPane } from './review-pane.js';
 import { shortcutKeys, shortcutOf, type Shortcut } from './shortcuts.js';

@@ -1,6 +1,6 @@
 /**
- * What the review server and the review page (packages/web/src/protocol.ts mirrors it) say to
- * each other. The page learns everything from one event stream; it answers with JSON requests.
+ * What the review server and the review page (which imports these types too) say to each other.
+ * The page learns everything from one event stream; it answers with JSON requests.
  */
 
 /** A connected CLI, as the page shows it. */
