@@ -55,6 +55,8 @@ export class BridgeSidecar {
     this.on('diff/accepted', (engine, { id, content }) => engine.diffAccepted(id, content));
     this.on('diff/rejected', (engine, { id }) => engine.diffRejected(id));
     void this.peer.closed.then(() => this.stop('the editor closed the connection'));
+    // Writing to an editor that is gone fails (EPIPE): that, too, is the end of the session.
+    output.on('error', () => void this.stop('the editor stopped reading'));
   }
 
   /** Rejects every open diff, removes the discovery files, and ends the sidecar. */

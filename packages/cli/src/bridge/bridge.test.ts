@@ -271,6 +271,26 @@ describe('tandem bridge ends by itself', () => {
     }
   });
 
+  it('when the editor stops reading its output', async () => {
+    const sandbox = await makeSandbox();
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    try {
+      const reply = await editor.request('initialize', initializeParams(sandbox));
+      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+      editor.process.stdout.destroy();
+      // Each of these asks for a reply: writing it fails, and the sidecar ends.
+      for (let i = 0; i < 5 && editor.process.exitCode === null; i++) {
+        editor.sendLine('not json');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(await editor.exited, 0);
+      for (const path of files) await gone(path);
+    } finally {
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+
   it('on SIGTERM, cleaning up first', async () => {
     const sandbox = await makeSandbox();
     const editor = new BridgeEditor(sandboxEnv(sandbox));

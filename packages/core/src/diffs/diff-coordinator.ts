@@ -51,6 +51,8 @@ export class DiffCoordinator {
       await this.editor.showDiff({ ...diff, oldContent, newContent });
     } catch (error) {
       this.diffs.remove(diff.id);
+      // A view that shows up after all (a reply that came too late) must not linger.
+      void this.editor.closeDiff(diff.id).catch(() => undefined);
       return failure(`The editor could not show the diff: ${errorMessage(error)}`);
     }
     return { content: [] };
