@@ -94,6 +94,7 @@ async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
     command: neovim,
     width: 160,
     height: 45,
+    promptAtStart: false,
   });
   t.after(async () => {
     await session.stop();
@@ -102,6 +103,14 @@ async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
   await waitFor('the Neovim socket', () => (existsSync(socket) ? true : undefined));
   const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
   t.after(() => nvim.close().catch(() => undefined));
+  // Asked for before the CLI has connected, the edit would be confirmed in the terminal.
+  await waitFor(
+    'Neovim to see the CLI connected',
+    async () => ((await status(nvim)).clients.length === 1 ? true : undefined),
+    120_000,
+  );
+  await session.waitForScreen(inputPattern);
+  await session.submit(editPrompt({ filePath: file, content: proposed }));
   return { session, nvim, file };
 }
 
