@@ -25,15 +25,9 @@ export type WorkspaceCheck =
 const SEGMENT_CODES = new Set(['ENOENT', 'EISDIR', 'ENAMETOOLONG', 'ENOTDIR']);
 
 /** Gemini CLI: split on the path delimiter, each root a path or `file://` URI, realpath'ed. */
-export function geminiWorkspaceCheck(workspacePath: unknown, cwd: string): WorkspaceCheck {
-  const early = missingOrEmpty(workspacePath);
-  if (early) return early;
-  if (typeof workspacePath !== 'string') {
-    return {
-      outcome: 'invalid',
-      why: `workspacePath is a ${jsonType(workspacePath)}, not a string`,
-    };
-  }
+export function geminiWorkspaceCheck(value: unknown, cwd: string): WorkspaceCheck {
+  const workspacePath = usableWorkspacePath(value);
+  if (typeof workspacePath !== 'string') return workspacePath;
   let roots: string[];
   let realCwd: string;
   try {
@@ -53,15 +47,9 @@ export function geminiWorkspaceCheck(workspacePath: unknown, cwd: string): Works
  * Qwen Code: a JSON array of paths or a delimiter-joined list; only absolute entries count;
  * each realpath'ed when it exists, taken as it is otherwise.
  */
-export function qwenWorkspaceCheck(workspacePath: unknown, cwd: string): WorkspaceCheck {
-  const early = missingOrEmpty(workspacePath);
-  if (early) return early;
-  if (typeof workspacePath !== 'string') {
-    return {
-      outcome: 'invalid',
-      why: `workspacePath is a ${jsonType(workspacePath)}, not a string`,
-    };
-  }
+export function qwenWorkspaceCheck(value: unknown, cwd: string): WorkspaceCheck {
+  const workspacePath = usableWorkspacePath(value);
+  if (typeof workspacePath !== 'string') return workspacePath;
   const realCwd = realPathOrSelf(cwd);
   const roots = qwenWorkspaceEntries(workspacePath);
   const matchedRoot = roots.map(realPathOrSelf).find((root) => isSubpath(root, realCwd));
@@ -85,10 +73,12 @@ function qwenWorkspaceEntries(value: string): string[] {
   return value.split(delimiter).filter(usable);
 }
 
-function missingOrEmpty(workspacePath: unknown): WorkspaceCheck | undefined {
+/** The `workspacePath` to match against, or the outcome both clients reach before matching. */
+function usableWorkspacePath(workspacePath: unknown): string | WorkspaceCheck {
   if (workspacePath === undefined) return { outcome: 'missing' };
   if (workspacePath === '') return { outcome: 'no-folder' };
-  return undefined;
+  if (typeof workspacePath === 'string') return workspacePath;
+  return { outcome: 'invalid', why: `workspacePath is a ${jsonType(workspacePath)}, not a string` };
 }
 
 function jsonType(value: unknown): string {
