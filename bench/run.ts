@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '../packages/core/src/index.js';
-import { makeSandbox, type Sandbox } from '../packages/core/src/engine.fixture.js';
+import { makeSandbox, realClientIn, type Sandbox } from '../packages/core/src/engine.fixture.js';
 import { BridgeEditor } from '../packages/cli/src/bridge/bridge-editor.fixture.js';
-import { startRealClient, type RealClient } from '../packages/real-clients/src/real-client.js';
+import type { RealClient } from '../packages/real-clients/src/real-client.js';
 
 const DEBOUNCE_MS = 50;
 const TSX = import.meta.resolve('tsx');
@@ -116,13 +116,7 @@ async function memory(): Promise<{ idle: number; tenSessions: number }> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idle = await rssMb(editor.process.pid!);
     for (let i = 0; i < 10; i++) {
-      const client = await startRealClient({
-        kind: 'gemini',
-        cwd: sandbox.workspace,
-        tmpDir: sandbox.tmpDir,
-        qwenHome: sandbox.qwenHome,
-        home: sandbox.home,
-      });
+      const client = await realClientIn(sandbox, 'gemini');
       clients.push(client);
       if ((await client.connect()).status !== 'connected')
         throw new Error('a client did not connect');

@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { RealClient } from '../../real-clients/src/real-client.js';
 import {
-  startRealClient,
-  type ClientKind,
-  type RealClient,
-} from '../../real-clients/src/real-client.js';
-import { makeSandbox, RecordingEditor, startEngine, type Sandbox } from './engine.fixture.js';
+  makeSandbox,
+  realClientIn,
+  RecordingEditor,
+  startEngine,
+  type Sandbox,
+} from './engine.fixture.js';
 import type { Engine } from './engine.js';
 
 const until = async (condition: () => boolean, what: string, ms = 10_000) => {
@@ -21,16 +23,6 @@ const until = async (condition: () => boolean, what: string, ms = 10_000) => {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
-
-function clientFor(kind: ClientKind, sandbox: Sandbox): Promise<RealClient> {
-  return startRealClient({
-    kind,
-    cwd: sandbox.workspace,
-    tmpDir: sandbox.tmpDir,
-    qwenHome: sandbox.qwenHome,
-    home: sandbox.home,
-  });
-}
 
 for (const kind of ['gemini', 'qwen'] as const) {
   describe(`${kind}: the real client against the engine`, () => {
@@ -45,7 +37,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
       for (let n = 0; n < 12; n++) await writeFile(file(`f${n}.txt`), `file ${n}\n`);
       editor = new RecordingEditor();
       engine = await startEngine(sandbox, editor, { sessionGraceMs: 300 });
-      client = await clientFor(kind, sandbox);
+      client = await realClientIn(sandbox, kind);
     });
 
     after(async () => {
@@ -158,7 +150,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
     });
 
     it('closes the diffs of a client that goes away, in the editor', async () => {
-      const second = await clientFor(kind, sandbox);
+      const second = await realClientIn(sandbox, kind);
       assert.equal((await second.connect()).status, 'connected');
       const target = file('f7.txt');
       await second.openDiff(target, 'abandoned\n').opened;
@@ -180,7 +172,7 @@ describe('Gemini and Qwen at once', () => {
     sandbox = await makeSandbox();
     await writeFile(join(sandbox.workspace, 'shared.txt'), 'shared\n');
     engine = await startEngine(sandbox, editor);
-    clients.push(await clientFor('gemini', sandbox), await clientFor('qwen', sandbox));
+    clients.push(await realClientIn(sandbox, 'gemini'), await realClientIn(sandbox, 'qwen'));
   });
 
   after(async () => {
@@ -222,7 +214,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
       const sandbox = await makeSandbox();
       const editor = new RecordingEditor();
       let engine = await startEngine(sandbox, editor);
-      const client = await clientFor(kind, sandbox);
+      const client = await realClientIn(sandbox, kind);
       try {
         assert.equal((await client.connect()).status, 'connected');
         const target = join(sandbox.workspace, 'pending.txt');

@@ -1,6 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  startRealClient,
+  type ClientKind,
+  type RealClient,
+} from '../../real-clients/src/real-client.js';
 import type { DiffRequest, EditorPort } from './editor-port.js';
 import { Engine, type EngineOptions } from './engine.js';
 import type { Logger } from './log.js';
@@ -52,6 +57,12 @@ export async function makeSandbox() {
 }
 
 export type Sandbox = Awaited<ReturnType<typeof makeSandbox>>;
+
+/** A real client of `kind` in the sandbox: its workspace as the cwd, its private folders. */
+export function realClientIn(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
+  const { workspace: cwd, tmpDir, qwenHome, home } = sandbox;
+  return startRealClient({ kind, cwd, tmpDir, qwenHome, home });
+}
 
 /** A logger that keeps what it is told, for assertions on warnings. */
 export function memoryLogger(): Logger & { lines: string[] } {

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startRealClient, type RealClient } from '../../../real-clients/src/real-client.js';
-import { makeSandbox, type Sandbox } from '../../../core/src/engine.fixture.js';
+import type { RealClient } from '../../../real-clients/src/real-client.js';
+import { makeSandbox, realClientIn, type Sandbox } from '../../../core/src/engine.fixture.js';
 import { BridgeEditor } from './bridge-editor.fixture.js';
 
 function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
@@ -64,20 +64,8 @@ describe('tandem bridge with the real clients connected', () => {
     };
     discoveryFiles = result.discoveryFiles;
     assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
-    gemini = await startRealClient({
-      kind: 'gemini',
-      cwd: sandbox.workspace,
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      home: sandbox.home,
-    });
-    qwen = await startRealClient({
-      kind: 'qwen',
-      cwd: sandbox.workspace,
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      home: sandbox.home,
-    });
+    gemini = await realClientIn(sandbox, 'gemini');
+    qwen = await realClientIn(sandbox, 'qwen');
   });
 
   after(async () => {
@@ -213,13 +201,7 @@ describe('tandem bridge ends by itself', () => {
     editor.handle('diff/open', () => ({}));
     const reply = await editor.request('initialize', initializeParams(sandbox));
     const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
-    const client = await startRealClient({
-      kind: 'qwen',
-      cwd: sandbox.workspace,
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      home: sandbox.home,
-    });
+    const client = await realClientIn(sandbox, 'qwen');
     try {
       assert.equal((await client.connect()).status, 'connected');
       const pending = client.openDiff(join(sandbox.workspace, 'x.txt'), 'x\n');
@@ -246,13 +228,7 @@ describe('tandem bridge ends by itself', () => {
         initializeParams(sandbox, fakeEditorProcess.pid),
       );
       const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
-      const client = await startRealClient({
-        kind: 'gemini',
-        cwd: sandbox.workspace,
-        tmpDir: sandbox.tmpDir,
-        qwenHome: sandbox.qwenHome,
-        home: sandbox.home,
-      });
+      const client = await realClientIn(sandbox, 'gemini');
       try {
         assert.equal((await client.connect()).status, 'connected');
         const pending = client.openDiff(join(sandbox.workspace, 'y.txt'), 'y\n');
