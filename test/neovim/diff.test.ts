@@ -44,30 +44,32 @@ function noDiffLeft(session: NeovimSession): Promise<true> {
   });
 }
 
-describe('diff views in Neovim', { skip }, () => {
-  let sandbox: Sandbox;
-  let session: NeovimSession;
-  let gemini: RealClient;
-
+/** Neovim with Tandem and a connected real Gemini client, for the tests of one block. */
+function neovimWithGemini() {
+  const scene = {} as { sandbox: Sandbox; session: NeovimSession; gemini: RealClient };
   before(async () => {
-    sandbox = new Sandbox();
-    session = await NeovimSession.start(sandbox, { tandem: '{}' });
-    gemini = await connectedClient(sandbox, 'gemini');
+    scene.sandbox = new Sandbox();
+    scene.session = await NeovimSession.start(scene.sandbox, { tandem: '{}' });
+    scene.gemini = await connectedClient(scene.sandbox, 'gemini');
   });
-
   after(async () => {
-    await gemini?.kill();
-    await session?.close();
-    sandbox?.remove();
+    await scene.gemini?.kill();
+    await scene.session?.close();
+    scene.sandbox?.remove();
   });
+  return scene;
+}
+
+describe('diff views in Neovim', { skip }, () => {
+  const scene = neovimWithGemini();
 
   /** Writes `name` with `disk`, has the CLI propose `proposal`, and waits for the view. */
   async function propose(name: string, disk: string | null, proposal: string) {
-    const filePath = path.join(sandbox.workspace, name);
+    const filePath = path.join(scene.sandbox.workspace, name);
     if (disk !== null) writeFileSync(filePath, disk);
-    const diff = gemini.openDiff(filePath, proposal);
+    const diff = scene.gemini.openDiff(filePath, proposal);
     await diff.opened;
-    const tab = await diffTab(session);
+    const tab = await diffTab(scene.session);
     return { filePath, diff, tab };
   }
 
@@ -96,9 +98,9 @@ describe('diff views in Neovim', { skip }, () => {
     );
     assert.equal(left?.filetype, 'python');
     assert.equal(right?.filetype, 'python');
-    await session.input(':TandemReject<CR>');
+    await scene.session.input(':TandemReject<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   const accepts: [string, string][] = [
@@ -110,13 +112,13 @@ describe('diff views in Neovim', { skip }, () => {
   for (const [gesture, keys] of accepts) {
     test(`${gesture} accepts, with the user's edits to the proposal`, async () => {
       const { filePath, diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
-      await session.input('Goedited in Neovim<Esc>');
-      await session.input(keys);
+      await scene.session.input('Goedited in Neovim<Esc>');
+      await scene.session.input(keys);
       assert.deepEqual(await diff.result, {
         status: 'accepted',
         content: 'alpha\nBETA\nedited in Neovim\n',
       });
-      await noDiffLeft(session);
+      await noDiffLeft(scene.session);
       assert.equal(existsSync(filePath), true);
     });
   }
@@ -132,57 +134,57 @@ describe('diff views in Neovim', { skip }, () => {
   for (const [gesture, keys] of rejects) {
     test(`${gesture} rejects`, async () => {
       const { diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
-      await session.input(keys);
+      await scene.session.input(keys);
       assert.deepEqual(await diff.result, { status: 'rejected' });
-      await noDiffLeft(session);
+      await noDiffLeft(scene.session);
     });
   }
 
   test('an emptied proposal cannot be accepted: the CLIs would write their proposal instead', async () => {
     // Without a final newline, an emptied buffer is the empty text.
     const { diff } = await propose('notes.txt', 'alpha', 'ALPHA');
-    await session.input('ggdG:w<CR>');
-    assert.equal((await session.currentTab()).windows.length, 2);
+    await scene.session.input('ggdG:w<CR>');
+    assert.equal((await scene.session.currentTab()).windows.length, 2);
     const outcome = await Promise.race([
       diff.result.then(() => 'answered'),
       new Promise((resolve) => setTimeout(() => resolve('still open'), 300)),
     ]);
     assert.equal(outcome, 'still open');
-    await session.input(':TandemReject<CR>');
+    await scene.session.input(':TandemReject<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   test('an edited proposal is not lost to a plain :q (Neovim refuses; :q! rejects)', async () => {
     const { diff } = await propose('notes.txt', 'alpha\n', 'ALPHA\n');
-    await session.input('Aedit<Esc>:q<CR>');
-    assert.equal((await session.currentTab()).windows.length, 2);
-    await session.input(':q!<CR>');
+    await scene.session.input('Aedit<Esc>:q<CR>');
+    assert.equal((await scene.session.currentTab()).windows.length, 2);
+    await scene.session.input(':q!<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   test('a diff answered once gets no second answer: the next diff of that file waits for its own', async () => {
     const first = await propose('notes.txt', 'one\n', 'two\n');
-    await session.input(':wq<CR>');
+    await scene.session.input(':wq<CR>');
     assert.equal((await first.diff.result).status, 'accepted');
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
     const second = await propose('notes.txt', 'one\n', 'three\n');
-    const tab = await session.currentTab();
+    const tab = await scene.session.currentTab();
     assert.deepEqual(tab.windows[1]?.lines, ['three']);
-    assert.deepEqual((await session.status()).diffs.length, 1);
-    await session.input(':TandemReject<CR>');
+    assert.deepEqual((await scene.session.status()).diffs.length, 1);
+    await scene.session.input(':TandemReject<CR>');
     assert.equal((await second.diff.result).status, 'rejected');
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   test("a diff in Neovim's only tab leaves an empty window behind", async () => {
     const { diff } = await propose('notes.txt', 'a\n', 'b\n');
-    await session.command('tabonly');
-    await session.input(':w<CR>');
+    await scene.session.command('tabonly');
+    await scene.session.input(':w<CR>');
     assert.equal((await diff.result).status, 'accepted');
     const tab = await waitFor('the diff to be gone', async () => {
-      const view = await session.currentTab();
+      const view = await scene.session.currentTab();
       return view.windows.length === 1 && !view.windows[0]?.name.startsWith('tandem://')
         ? view
         : undefined;
@@ -198,105 +200,105 @@ describe('diff views in Neovim', { skip }, () => {
     assert.match(left?.label ?? '', /New file: src\/fresh\.md/);
     assert.deepEqual(right?.lines, ['# Fresh', '', 'New text.']);
     assert.equal(right?.filetype, 'markdown');
-    await session.input(':w<CR>');
+    await scene.session.input(':w<CR>');
     assert.deepEqual(await diff.result, { status: 'accepted', content: '# Fresh\n\nNew text.\n' });
     assert.equal(existsSync(filePath), false, 'Neovim must not write the file: the CLI does');
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   test('the text keeps a missing final newline and CRLF line endings', async () => {
     const noNewline = await propose('plain.txt', 'a', 'a\nb');
-    await session.input(':w<CR>');
+    await scene.session.input(':w<CR>');
     assert.deepEqual(await noNewline.diff.result, { status: 'accepted', content: 'a\nb' });
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
     const crlf = await propose('dos.txt', 'a\r\n', 'a\r\nb\r\n');
     assert.deepEqual(crlf.tab.windows[1]?.lines, ['a', 'b']);
-    await session.input(':w<CR>');
+    await scene.session.input(':w<CR>');
     assert.deepEqual(await crlf.diff.result, { status: 'accepted', content: 'a\r\nb\r\n' });
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   test('after the CLI writes an accepted file, its unmodified buffer shows the new text', async () => {
-    const filePath = path.join(sandbox.workspace, 'reloaded.txt');
+    const filePath = path.join(scene.sandbox.workspace, 'reloaded.txt');
     writeFileSync(filePath, 'old text\n');
-    await session.command(`edit ${filePath}`);
-    const buffer = await session.lua<number>('return vim.api.nvim_get_current_buf()');
-    const diff = gemini.openDiff(filePath, 'new text\n');
+    await scene.session.command(`edit ${filePath}`);
+    const buffer = await scene.session.lua<number>('return vim.api.nvim_get_current_buf()');
+    const diff = scene.gemini.openDiff(filePath, 'new text\n');
     await diff.opened;
-    await diffTab(session);
-    await session.input(':w<CR>');
+    await diffTab(scene.session);
+    await scene.session.input(':w<CR>');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
     writeFileSync(filePath, result.content ?? ''); // what the CLI does after an accept
     await waitFor('the buffer to show the new text', async () => {
-      const lines = await session.lines(buffer);
+      const lines = await scene.session.lines(buffer);
       return lines.join('\n') === 'new text' ? true : undefined;
     });
-    assert.equal(await session.lua('return vim.bo[...].modified', [buffer]), false);
-    await session.command('bwipeout!');
+    assert.equal(await scene.session.lua('return vim.bo[...].modified', [buffer]), false);
+    await scene.session.command('bwipeout!');
   });
 
   test('unsaved changes: the user is warned in the view, and their text is never overwritten', async () => {
-    const filePath = path.join(sandbox.workspace, 'draft.txt');
+    const filePath = path.join(scene.sandbox.workspace, 'draft.txt');
     writeFileSync(filePath, 'saved line\n');
-    await session.command(`edit ${filePath}`);
-    const buffer = await session.lua<number>('return vim.api.nvim_get_current_buf()');
-    await session.input('ccmy unsaved line<Esc>');
-    const diff = gemini.openDiff(filePath, 'proposed line\n');
+    await scene.session.command(`edit ${filePath}`);
+    const buffer = await scene.session.lua<number>('return vim.api.nvim_get_current_buf()');
+    await scene.session.input('ccmy unsaved line<Esc>');
+    const diff = scene.gemini.openDiff(filePath, 'proposed line\n');
     await diff.opened;
-    const tab = await diffTab(session);
+    const tab = await diffTab(scene.session);
     const [left] = tab.windows;
     assert.deepEqual(left?.lines, ['saved line']);
     assert.match(left?.label ?? '', /draft\.txt has unsaved changes in Neovim/);
-    await session.input(':w<CR>');
+    await scene.session.input(':w<CR>');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
     writeFileSync(filePath, result.content ?? '');
     await waitFor('the warning that the buffer kept its changes', async () => {
-      const messages = await session.lua<string>(`return vim.fn.execute('messages')`);
+      const messages = await scene.session.lua<string>(`return vim.fn.execute('messages')`);
       return messages.includes('unsaved changes that were kept') ? true : undefined;
     });
-    assert.deepEqual(await session.lines(buffer), ['my unsaved line']);
-    assert.equal(await session.lua('return vim.bo[...].modified', [buffer]), true);
-    await session.command('bwipeout!');
+    assert.deepEqual(await scene.session.lines(buffer), ['my unsaved line']);
+    assert.equal(await scene.session.lua('return vim.bo[...].modified', [buffer]), true);
+    await scene.session.command('bwipeout!');
   });
 
   test('the CLI closing a diff (approved in the terminal) gets the edited proposal and closes the tab', async () => {
     const { filePath, diff } = await propose('closed.txt', 'x\n', 'y\n');
-    await session.input('Aedited<Esc>');
-    await gemini.resolveDiffFromCli(filePath, 'accepted');
+    await scene.session.input('Aedited<Esc>');
+    await scene.gemini.resolveDiffFromCli(filePath, 'accepted');
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'yedited\n' });
-    await noDiffLeft(session);
+    await noDiffLeft(scene.session);
   });
 
   test('two CLIs, two diffs of one file at once, each in its own tab with its own answer', async () => {
-    const qwen = await connectedClient(sandbox, 'qwen');
+    const qwen = await connectedClient(scene.sandbox, 'qwen');
     try {
       await waitFor('both CLIs in the status', async () =>
-        (await session.status()).clients.length === 2 ? true : undefined,
+        (await scene.session.status()).clients.length === 2 ? true : undefined,
       );
       // Both propose a change to the same file.
       const fromGemini = await propose('one.txt', '1\n', 'one\n');
       const fromQwen = qwen.openDiff(fromGemini.filePath, 'two\n');
       await fromQwen.opened;
       await waitFor('two diff tabs', async () =>
-        (await session.currentTab()).tabs === 3 ? true : undefined,
+        (await scene.session.currentTab()).tabs === 3 ? true : undefined,
       );
-      const current = await diffTab(session);
+      const current = await diffTab(scene.session);
       assert.deepEqual(current.windows[1]?.lines, ['two']);
       assert.match(current.windows[1]?.label ?? '', /Qwen/);
-      await session.input(':w<CR>');
+      await scene.session.input(':w<CR>');
       assert.deepEqual(await fromQwen.result, { status: 'accepted', content: 'two\n' });
       const back = await waitFor('the first diff tab', async () => {
-        const tab = await session.currentTab();
+        const tab = await scene.session.currentTab();
         return tab.tabs === 2 && tab.windows[1]?.lines[0] === 'one' ? tab : undefined;
       });
       assert.equal(back.windows.length, 2);
       // Still pending: accepting the other diff did not answer this one.
-      assert.equal((await session.status()).diffs.length, 1);
-      await session.input(':q<CR>');
+      assert.equal((await scene.session.status()).diffs.length, 1);
+      await scene.session.input(':q<CR>');
       assert.equal((await fromGemini.diff.result).status, 'rejected');
-      await noDiffLeft(session);
+      await noDiffLeft(scene.session);
     } finally {
       await qwen.kill();
     }
@@ -304,32 +306,18 @@ describe('diff views in Neovim', { skip }, () => {
 });
 
 describe('Neovim quitting with a diff open', { skip }, () => {
-  let sandbox: Sandbox;
-  let session: NeovimSession;
-  let gemini: RealClient;
-
-  before(async () => {
-    sandbox = new Sandbox();
-    session = await NeovimSession.start(sandbox, { tandem: '{}' });
-    gemini = await connectedClient(sandbox, 'gemini');
-  });
-
-  after(async () => {
-    await gemini?.kill();
-    await session?.close();
-    sandbox?.remove();
-  });
+  const scene = neovimWithGemini();
 
   test('the CLI gets a rejection and the discovery files are removed', async () => {
-    const { discovery_files: files } = await session.status();
+    const { discovery_files: files } = await scene.session.status();
     assert.ok(files.length > 0 && files.every((file) => existsSync(file)));
-    const filePath = path.join(sandbox.workspace, 'pending.txt');
+    const filePath = path.join(scene.sandbox.workspace, 'pending.txt');
     writeFileSync(filePath, 'a\n');
-    const diff = gemini.openDiff(filePath, 'b\n');
+    const diff = scene.gemini.openDiff(filePath, 'b\n');
     await diff.opened;
-    await diffTab(session);
-    session.nvim.input(':qa<CR>').catch(() => undefined);
-    await session.waitForExit();
+    await diffTab(scene.session);
+    scene.session.nvim.input(':qa<CR>').catch(() => undefined);
+    await scene.session.waitForExit();
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await waitFor('the discovery files to be removed', () =>
       files.every((file) => !existsSync(file)) ? true : undefined,
@@ -338,32 +326,18 @@ describe('Neovim quitting with a diff open', { skip }, () => {
 });
 
 describe(':TandemStop with a diff open', { skip }, () => {
-  let sandbox: Sandbox;
-  let session: NeovimSession;
-  let gemini: RealClient;
-
-  before(async () => {
-    sandbox = new Sandbox();
-    session = await NeovimSession.start(sandbox, { tandem: '{}' });
-    gemini = await connectedClient(sandbox, 'gemini');
-  });
-
-  after(async () => {
-    await gemini?.kill();
-    await session?.close();
-    sandbox?.remove();
-  });
+  const scene = neovimWithGemini();
 
   test('rejects it and closes the view', async () => {
-    const filePath = path.join(sandbox.workspace, 'stopped.txt');
+    const filePath = path.join(scene.sandbox.workspace, 'stopped.txt');
     writeFileSync(filePath, 'a\n');
-    const diff = gemini.openDiff(filePath, 'b\n');
+    const diff = scene.gemini.openDiff(filePath, 'b\n');
     await diff.opened;
-    await diffTab(session);
-    await session.command('TandemStop');
+    await diffTab(scene.session);
+    await scene.session.command('TandemStop');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await waitFor('the view to close', async () =>
-      (await session.currentTab()).tabs === 1 ? true : undefined,
+      (await scene.session.currentTab()).tabs === 1 ? true : undefined,
     );
   });
 });
