@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '../packages/core/src/index.js';
-import { makeSandbox, realClientIn, type Sandbox } from '../packages/core/src/engine.fixture.js';
-import { BridgeEditor } from '../packages/cli/src/bridge/bridge-editor.fixture.js';
-import type { RealClient } from '../packages/real-clients/src/real-client.js';
+import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
 
 const DEBOUNCE_MS = 50;
 const TSX = import.meta.resolve('tsx');
@@ -75,7 +73,7 @@ async function startBridge(sandbox: Sandbox): Promise<BridgeEditor> {
 async function startup(runs: number): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const started = performance.now();
     const editor = await startBridge(sandbox);
     samples.push(performance.now() - started);
@@ -88,7 +86,7 @@ async function startup(runs: number): Promise<number[]> {
 
 /** The engine in this process, as an in-process frontend hosts it; the client in its own. */
 async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
-  const sandbox = await makeSandbox();
+  const sandbox = new Sandbox();
   const engine: Engine = await Engine.start({
     editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
     workspaceFolders: [sandbox.workspace],
@@ -108,7 +106,7 @@ async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
 }
 
 async function memory(): Promise<{ idle: number; tenSessions: number }> {
-  const sandbox = await makeSandbox();
+  const sandbox = new Sandbox();
   const editor = await startBridge(sandbox);
   const clients: RealClient[] = [];
   try {
@@ -135,7 +133,7 @@ async function memory(): Promise<{ idle: number; tenSessions: number }> {
 }
 
 const start = await startup(20);
-const contextSandbox = await makeSandbox();
+const contextSandbox = new Sandbox();
 const context = (await worker<number[]>('gemini-context-latency.ts', contextSandbox)).map(
   (ms) => ms - DEBOUNCE_MS,
 );

@@ -12,17 +12,16 @@ import { test, type TestContext } from 'node:test';
 import { attach, type NeovimClient } from 'neovim';
 import {
   editPrompt,
-  type CliCommand,
-  type CliName,
-} from '../../packages/real-clients/src/cli-launch.js';
-import {
+  finalText,
   inputPattern,
   startCliSession,
+  type CliCommand,
+  type CliName,
   type CliSession,
-} from '../../packages/real-clients/src/cli-session.js';
-import { finalText } from '../../packages/real-clients/src/proposed-edit.js';
+} from '@tandem/testkit';
 import {
   NeovimSession,
+  neovimArgs,
   Sandbox,
   skipReason,
   waitFor,
@@ -82,7 +81,7 @@ async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
     `NVIM_LOG_FILE=${root}/nvim.log`,
     'TERM=xterm-256color',
     'nvim',
-    ...Sandbox.neovimArgs('--listen', socket, '-c', `luafile ${startLua}`),
+    ...neovimArgs('--listen', socket, '-c', `luafile ${startLua}`),
   ];
   const session = await startCliSession({
     cli,

@@ -12,7 +12,7 @@ import {
   type IdeContext,
   type IdeFile,
   type RealClient,
-} from '../../packages/real-clients/src/real-client.js';
+} from '@tandem/testkit';
 import { NeovimSession, Sandbox, skipReason, waitFor } from './neovim-session.js';
 
 const skip = skipReason({ sidecar: true });

@@ -7,11 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  startRealClient,
-  type ClientKind,
-  type RealClient,
-} from '../../packages/real-clients/src/real-client.js';
+import { startRealClient, type ClientKind, type RealClient } from '@tandem/testkit';
 import { NeovimSession, Sandbox, skipReason, waitFor, type TabView } from './neovim-session.js';
 
 const skip = skipReason({ sidecar: true });

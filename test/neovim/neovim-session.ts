@@ -2,104 +2,37 @@
  * A real Neovim for tests: headless, driven over msgpack-RPC, with Tandem loaded from this
  * repository and every directory it could write to made private.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { missing, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 import { attach, type NeovimClient } from 'neovim';
 
+export { Sandbox, waitFor };
+
 export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
-export const SIDECAR = path.join(ROOT, 'packages/cli/dist/tandem.js');
 
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
 type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['options']>['logger']>;
 
-/** Variables a test process may have inherited that would change what Neovim or a CLI finds. */
-const INHERITED_REMOVED = [
-  /^GEMINI_CLI_IDE_/,
-  /^QWEN_CODE_IDE_/,
-  /^XDG_/,
-  /^TERM_PROGRAM$/,
-  /^NVIM/,
-];
-
-function onPath(program: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
-}
-
-/**
- * Why these tests cannot run here, or `false`. Under CI a missing program is a failure: this
- * registers a failing test saying so (and the others are skipped).
- */
+/** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
 export function skipReason(needs: { sidecar?: boolean; tmux?: boolean } = {}): string | false {
-  const missing: string[] = [];
-  if (!onPath('nvim')) missing.push('nvim is not installed');
-  if (needs.tmux && !onPath('tmux')) missing.push('tmux is not installed');
-  if (needs.sidecar && !existsSync(SIDECAR)) {
-    missing.push(`the sidecar is not built (${path.relative(ROOT, SIDECAR)}; run npm run build)`);
-  }
-  if (missing.length === 0) return false;
-  const reason = missing.join('; ');
-  if (process.env.CI) {
-    test(`prerequisites (${reason})`, () => {
-      throw new Error(`${reason}: CI is set, so a missing program fails the tests`);
-    });
-  }
-  return reason;
+  const notBuilt =
+    needs.sidecar && !existsSync(TANDEM)
+      ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
+      : [];
+  return missing(['nvim', ...(needs.tmux ? ['tmux'] : [])], notBuilt);
 }
 
-/** The private directories of one Neovim and the CLIs that talk to it. */
-export class Sandbox {
-  readonly root: string;
-  readonly workspace: string;
-  readonly tmpDir: string;
-  readonly qwenHome: string;
-  readonly home: string;
+/** The Neovim command line that loads Tandem from this repository and nothing of the user's. */
+export function neovimArgs(...extra: string[]): string[] {
+  return ['--clean', '-n', '--cmd', `set rtp^=${ROOT}`, ...extra];
+}
 
-  constructor() {
-    this.root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'tandem-nvim-')));
-    this.workspace = path.join(this.root, 'workspace');
-    this.tmpDir = path.join(this.root, 'tmp');
-    this.qwenHome = path.join(this.root, 'qwen');
-    this.home = path.join(this.root, 'home');
-    for (const dir of [this.workspace, this.tmpDir, this.qwenHome, this.home]) {
-      mkdirSync(dir, { recursive: true });
-    }
-  }
-
-  /** The environment of a Neovim (and of its sidecar and terminals) that writes only here. */
-  env(): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const [name, value] of Object.entries(process.env)) {
-      if (value !== undefined && !INHERITED_REMOVED.some((pattern) => pattern.test(name))) {
-        env[name] = value;
-      }
-    }
-    const xdg = path.join(this.root, 'xdg');
-    return {
-      ...env,
-      HOME: this.home,
-      TMPDIR: this.tmpDir,
-      QWEN_HOME: this.qwenHome,
-      XDG_CONFIG_HOME: path.join(xdg, 'config'),
-      XDG_DATA_HOME: path.join(xdg, 'data'),
-      XDG_STATE_HOME: path.join(xdg, 'state'),
-      XDG_CACHE_HOME: path.join(xdg, 'cache'),
-      XDG_RUNTIME_DIR: path.join(xdg, 'runtime'),
-      NVIM_LOG_FILE: path.join(this.root, 'nvim.log'),
-    };
-  }
-
-  /** The Neovim command line that loads Tandem from this repository and nothing of the user's. */
-  static neovimArgs(...extra: string[]): string[] {
-    return ['--clean', '-n', '--cmd', `set rtp^=${ROOT}`, ...extra];
-  }
-
-  remove(): void {
-    rmSync(this.root, { recursive: true, force: true });
-  }
+/** The environment of a Neovim in `sandbox` (and of its sidecar and terminals). */
+export function neovimEnv(sandbox: Sandbox, extra: Record<string, string> = {}) {
+  return sandbox.env({ NVIM_LOG_FILE: path.join(sandbox.root, 'nvim.log'), ...extra });
 }
 
 export interface TandemStatus {
@@ -130,30 +63,6 @@ export interface TabView {
   windows: WindowView[];
 }
 
-/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** One headless Neovim over RPC (`--embed`), in a sandbox. */
 export class NeovimSession {
   private exited: Promise<number | null>;
@@ -171,9 +80,9 @@ export class NeovimSession {
 
   /** Starts Neovim in `sandbox.workspace`; with `tandem`, runs setup() with those options (Lua). */
   static async start(sandbox: Sandbox, options: { tandem?: string } = {}): Promise<NeovimSession> {
-    const child = spawn('nvim', Sandbox.neovimArgs('--embed', '--headless'), {
+    const child = spawn('nvim', neovimArgs('--embed', '--headless'), {
       cwd: sandbox.workspace,
-      env: sandbox.env(),
+      env: neovimEnv(sandbox),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const nvim = attach({

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startRealClient } from '../../packages/real-clients/src/real-client.js';
+import { startRealClient } from '@tandem/testkit';
 import { ansiToHtml } from './ansi-to-html.js';
 import { ROOT, Sandbox } from './neovim-session.js';
 import { ScreenNeovim } from './screen-neovim.js';

@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { attach, type NeovimClient } from 'neovim';
-import { shellQuote, TmuxPane } from '../../packages/real-clients/src/tmux.js';
-import { Sandbox, waitFor, type TandemStatus } from './neovim-session.js';
+import { shellQuote, TmuxPane } from '@tandem/testkit';
+import { neovimArgs, neovimEnv, Sandbox, waitFor, type TandemStatus } from './neovim-session.js';
 
 const run = promisify(execFile);
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
@@ -35,7 +35,7 @@ export class ScreenNeovim {
     await run('mkdir', ['-p', tmuxDir]);
     const argv = [
       'nvim',
-      ...Sandbox.neovimArgs('--listen', socket, ...(options.args ?? [])),
+      ...neovimArgs('--listen', socket, ...(options.args ?? [])),
       '-c',
       `lua require('tandem').setup(${options.tandem ?? '{}'})`,
     ];
@@ -43,7 +43,7 @@ export class ScreenNeovim {
       dir: tmuxDir,
       cwd: sandbox.workspace,
       shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
-      env: { ...sandbox.env(), TERM: 'xterm-256color' },
+      env: { ...neovimEnv(sandbox), TERM: 'xterm-256color' },
       width: options.width,
       height: options.height,
     });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startRealClient, type RealClient } from '../../packages/real-clients/src/real-client.js';
+import { startRealClient, type RealClient } from '@tandem/testkit';
 import { Sandbox, skipReason } from './neovim-session.js';
 import { ScreenNeovim } from './screen-neovim.js';
 

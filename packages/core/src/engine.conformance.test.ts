@@ -6,14 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { RealClient } from '../../real-clients/src/real-client.js';
-import {
-  makeSandbox,
-  realClientIn,
-  RecordingEditor,
-  startEngine,
-  type Sandbox,
-} from './engine.fixture.js';
+import { realClientIn, RecordingEditor, Sandbox, type RealClient } from '@tandem/testkit';
+import { startEngine } from './engine.fixture.js';
 import type { Engine } from './engine.js';
 
 const until = async (condition: () => boolean, what: string, ms = 10_000) => {
@@ -33,7 +27,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
     const file = (name: string) => join(sandbox.workspace, name);
 
     before(async () => {
-      sandbox = await makeSandbox();
+      sandbox = new Sandbox();
       for (let n = 0; n < 12; n++) await writeFile(file(`f${n}.txt`), `file ${n}\n`);
       editor = new RecordingEditor();
       engine = await startEngine(sandbox, editor, { sessionGraceMs: 300 });
@@ -169,7 +163,7 @@ describe('Gemini and Qwen at once', () => {
   const clients: RealClient[] = [];
 
   before(async () => {
-    sandbox = await makeSandbox();
+    sandbox = new Sandbox();
     await writeFile(join(sandbox.workspace, 'shared.txt'), 'shared\n');
     engine = await startEngine(sandbox, editor);
     clients.push(await realClientIn(sandbox, 'gemini'), await realClientIn(sandbox, 'qwen'));
@@ -211,7 +205,7 @@ describe('Gemini and Qwen at once', () => {
 for (const kind of ['gemini', 'qwen'] as const) {
   describe(`${kind}: an engine that stops with a diff open`, () => {
     it('rejects the diff, and the reconnected client diffs again with the next engine', async () => {
-      const sandbox = await makeSandbox();
+      const sandbox = new Sandbox();
       const editor = new RecordingEditor();
       let engine = await startEngine(sandbox, editor);
       const client = await realClientIn(sandbox, kind);

@@ -7,9 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { RealClient } from '../../../real-clients/src/real-client.js';
-import { makeSandbox, realClientIn, type Sandbox } from '../../../core/src/engine.fixture.js';
-import { BridgeEditor } from './bridge-editor.fixture.js';
+import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
 
 function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
   return {
@@ -43,7 +41,7 @@ describe('tandem bridge with the real clients connected', () => {
   const file = (name: string) => join(sandbox.workspace, name);
 
   before(async () => {
-    sandbox = await makeSandbox();
+    sandbox = new Sandbox();
     await writeFile(file('a.ts'), 'export const a = 1;\n');
     await writeFile(file('b.ts'), 'export const b = 2;\n');
     editor = new BridgeEditor(sandboxEnv(sandbox));
@@ -196,7 +194,7 @@ describe('tandem bridge with the real clients connected', () => {
 
 describe('tandem bridge ends by itself', () => {
   it('when its stdin closes: the open diff is rejected and nothing is left behind', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const editor = new BridgeEditor(sandboxEnv(sandbox));
     editor.handle('diff/open', () => ({}));
     const reply = await editor.request('initialize', initializeParams(sandbox));
@@ -218,7 +216,7 @@ describe('tandem bridge ends by itself', () => {
   });
 
   it('when the editor’s process dies', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const fakeEditorProcess = spawn('sleep', ['600']);
     const editor = new BridgeEditor(sandboxEnv(sandbox));
     editor.handle('diff/open', () => ({}));
@@ -248,7 +246,7 @@ describe('tandem bridge ends by itself', () => {
   });
 
   it('when the editor stops reading its output', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const editor = new BridgeEditor(sandboxEnv(sandbox));
     try {
       const reply = await editor.request('initialize', initializeParams(sandbox));
@@ -268,7 +266,7 @@ describe('tandem bridge ends by itself', () => {
   });
 
   it('on SIGTERM, cleaning up first', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const editor = new BridgeEditor(sandboxEnv(sandbox));
     try {
       const reply = await editor.request('initialize', initializeParams(sandbox));

@@ -13,7 +13,7 @@ import {
   startRealClient,
   type ClientKind,
   type RealClient,
-} from '../../../real-clients/src/real-client.js';
+} from '@tandem/testkit';
 import {
   closedPort,
   deadPid,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import { startRealClient, type ClientKind } from '../../../real-clients/src/real-client.js';
+import { evaluate, startRealClient, type ClientKind } from '@tandem/testkit';
 import {
   closedPort,
   deadPid,
@@ -9,7 +9,6 @@ import {
   TestScene,
 } from '../discovery-scan/test-scene.fixture.js';
 import { envCommand } from './env-command.js';
-import { evaluate } from './test-shells.fixture.js';
 
 const NAMES = [
   'GEMINI_CLI_IDE_SERVER_PORT',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderExports, shellFromEnv, type Shell } from './shell-exports.js';
-import { evaluate, needShell, type ShellProgram } from './test-shells.fixture.js';
+import { evaluate, needShell, type ShellProgram } from '@tandem/testkit';
 
 const AWKWARD = [
   "it's",

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { DiffRequest } from '@tandem/core';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromiumMissing, launchChromium } from './chromium.fixture.js';
+import { chromiumMissing, launchChromium } from '@tandem/testkit';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
 

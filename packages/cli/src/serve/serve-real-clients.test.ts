@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
+  chromiumMissing,
+  launchChromium,
   startRealClient,
   type ClientKind,
   type RealClient,
-} from '../../../real-clients/src/real-client.js';
-import { chromiumMissing, launchChromium } from './chromium.fixture.js';
+} from '@tandem/testkit';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
 
 const missing = chromiumMissing();

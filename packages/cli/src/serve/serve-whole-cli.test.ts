@@ -7,10 +7,14 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { editPrompt } from '../../../real-clients/src/cli-launch.js';
-import { inputPattern, startCliSession } from '../../../real-clients/src/cli-session.js';
-import { needsProgram } from '../../../real-clients/src/needs-program.js';
-import { chromiumMissing, launchChromium } from './chromium.fixture.js';
+import {
+  chromiumMissing,
+  editPrompt,
+  inputPattern,
+  launchChromium,
+  needsProgram,
+  startCliSession,
+} from '@tandem/testkit';
 import { startServe } from './serve-process.fixture.js';
 
 const EXAMPLE = new URL('../../../../examples/workspace/', import.meta.url);

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeSandbox, RecordingEditor, startEngine, type Sandbox } from '../engine.fixture.js';
+import { RecordingEditor, Sandbox } from '@tandem/testkit';
+import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
 import { geminiIdePidFor, parentPid } from './processes.js';
 
@@ -12,7 +13,7 @@ describe('discovery files', () => {
   let engine: Engine;
 
   before(async () => {
-    sandbox = await makeSandbox();
+    sandbox = new Sandbox();
     engine = await startEngine(sandbox, new RecordingEditor(), {
       editor: { name: 'neovim', displayName: 'Neovim', pid: process.pid },
       workspaceFolders: ['/a/one', '/b/two'],
@@ -97,7 +98,7 @@ describe('discovery files', () => {
 
 describe('each writer can be turned off', () => {
   it('writes only what is on', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const engine = await startEngine(sandbox, new RecordingEditor(), {
       discovery: {
         tmpDir: sandbox.tmpDir,
@@ -119,7 +120,7 @@ describe('each writer can be turned off', () => {
 
 describe('files left behind', () => {
   it('are removed on stop', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const engine = await startEngine(sandbox, new RecordingEditor());
     const files = [...engine.discoveryFiles];
     await engine.stop();
@@ -128,7 +129,7 @@ describe('files left behind', () => {
   });
 
   it('by a killed engine are swept by the next start; another companion’s are not', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     try {
       // A real engine in another process, killed with SIGKILL: it cannot clean up.
       const child = spawn(

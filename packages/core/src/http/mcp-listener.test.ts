@@ -2,13 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import {
-  makeSandbox,
-  memoryLogger,
-  RecordingEditor,
-  startEngine,
-  type Sandbox,
-} from '../engine.fixture.js';
+import { memoryLogger, RecordingEditor, Sandbox } from '@tandem/testkit';
+import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
 
 interface Reply {
@@ -72,7 +67,7 @@ describe('the MCP listener refuses what it must and survives it', () => {
   const log = memoryLogger();
 
   before(async () => {
-    sandbox = await makeSandbox();
+    sandbox = new Sandbox();
     engine = await startEngine(sandbox, new RecordingEditor(), {
       maxBodyBytes: 64 * 1024,
       log,
@@ -207,7 +202,7 @@ describe('the MCP listener refuses what it must and survives it', () => {
 
 describe('host.docker.internal', () => {
   it('is accepted only when the host turns it on', async () => {
-    const sandbox = await makeSandbox();
+    const sandbox = new Sandbox();
     const engine = await startEngine(sandbox, new RecordingEditor(), { allowContainerHost: true });
     try {
       const lock = JSON.parse(

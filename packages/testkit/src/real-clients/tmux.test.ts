@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { needsProgram } from './needs-program.js';
+import { needsProgram } from '../needs.js';
 import { processGroupAlive, shellQuote, TmuxPane } from './tmux.js';
 
 async function startPane(

@@ -11,7 +11,7 @@ import {
   type CliSession,
   type CliSessionOptions,
 } from './cli-session.js';
-import { needsProgram } from './needs-program.js';
+import { needsProgram } from '../needs.js';
 import { finalText } from './proposed-edit.js';
 import { processGroupAlive } from './tmux.js';
 

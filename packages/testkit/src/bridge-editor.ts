@@ -1,12 +1,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
-/** The bundled command, as editors run it. */
-export const TANDEM = fileURLToPath(new URL('../../dist/tandem.js', import.meta.url));
+/** The bundled `tandem` command, as editors run it. */
+export const TANDEM = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@tandem/cli/package.json')),
+  'dist/tandem.js',
+);
 
-interface Message {
+export interface BridgeMessage {
   jsonrpc: '2.0';
   id?: number | string | null;
   method?: string;
@@ -24,11 +28,11 @@ type Handler = (params: Record<string, unknown>) => unknown | Promise<unknown>;
  */
 export class BridgeEditor {
   readonly process: ChildProcessWithoutNullStreams;
-  readonly received: Message[] = [];
+  readonly received: BridgeMessage[] = [];
   readonly stderr: string[] = [];
   readonly exited: Promise<number | null>;
   private readonly handlers = new Map<string, Handler>();
-  private readonly replies = new Map<number, (message: Message) => void>();
+  private readonly replies = new Map<number, (message: BridgeMessage) => void>();
   private nextId = 1;
 
   constructor(env: NodeJS.ProcessEnv) {
@@ -43,9 +47,9 @@ export class BridgeEditor {
     this.handlers.set(method, handler);
   }
 
-  request(method: string, params: object = {}): Promise<Message> {
+  request(method: string, params: object = {}): Promise<BridgeMessage> {
     const id = this.nextId++;
-    const reply = new Promise<Message>((resolve) => this.replies.set(id, resolve));
+    const reply = new Promise<BridgeMessage>((resolve) => this.replies.set(id, resolve));
     this.sendLine(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     return reply;
   }
@@ -59,7 +63,10 @@ export class BridgeEditor {
   }
 
   /** Resolves with the first received message that matches, waiting up to `ms`. */
-  async waitFor(predicate: (message: Message) => boolean, what: string): Promise<Message> {
+  async waitFor(
+    predicate: (message: BridgeMessage) => boolean,
+    what: string,
+  ): Promise<BridgeMessage> {
     await this.waitUntil(() => this.received.some(predicate), what);
     return this.received.find(predicate)!;
   }
@@ -90,13 +97,13 @@ export class BridgeEditor {
   }
 
   private receive(line: string): void {
-    const message = JSON.parse(line) as Message;
+    const message = JSON.parse(line) as BridgeMessage;
     this.received.push(message);
     if (message.method && message.id !== undefined) return void this.answer(message);
     if (typeof message.id === 'number' && !message.method) this.replies.get(message.id)?.(message);
   }
 
-  private async answer(message: Message): Promise<void> {
+  private async answer(message: BridgeMessage): Promise<void> {
     const handler = this.handlers.get(message.method!);
     try {
       if (!handler) throw new Error(`no handler for ${message.method}`);

@@ -1,0 +1,32 @@
+/**
+ * Test-only: everything Tandem's tests share. The real Gemini CLI and Qwen Code (their
+ * `IdeClient`s in child processes, the whole CLIs in tmux against fake models), private
+ * sandboxes, waiting, skipping when a program is missing, and fake editors.
+ */
+import type { ClientKind, RealClient } from './real-clients/real-client.js';
+import { startRealClient } from './real-clients/real-client.js';
+import type { Sandbox } from './sandbox.js';
+
+export { Sandbox } from './sandbox.js';
+export { waitFor, waitUntil } from './wait.js';
+export { installed, missing, needsProgram } from './needs.js';
+export { RecordingEditor, memoryLogger } from './recording-editor.js';
+export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
+export { chromiumMissing, launchChromium } from './chromium.js';
+export { evaluate, needShell, type ShellProgram } from './shells.js';
+export * from './real-clients/real-client.js';
+export * from './real-clients/cli-launch.js';
+export * from './real-clients/cli-session.js';
+export * from './real-clients/proposed-edit.js';
+export {
+  TmuxPane,
+  processGroupAlive,
+  shellQuote,
+  type TmuxPaneOptions,
+} from './real-clients/tmux.js';
+
+/** A real client of `kind` in the sandbox: its workspace as the cwd, its private folders. */
+export function realClientIn(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
+  const { workspace: cwd, tmpDir, qwenHome, home } = sandbox;
+  return startRealClient({ kind, cwd, tmpDir, qwenHome, home });
+}

@@ -1,0 +1,43 @@
+import type { DiffRequest, EditorPort, Logger } from '@tandem/core';
+
+/**
+ * An editor for tests of the engine: it shows every diff by remembering it, and answers
+ * `closeDiff` with the proposal's text as the user left it (`edits` stands for the user's typing).
+ */
+export class RecordingEditor implements EditorPort {
+  readonly shown = new Map<string, DiffRequest>();
+  readonly closed: string[] = [];
+  readonly edits = new Map<string, string>();
+  clients: { name: string }[] = [];
+  refuse: string | undefined;
+
+  async showDiff(diff: DiffRequest): Promise<void> {
+    if (this.refuse) throw new Error(this.refuse);
+    this.shown.set(diff.id, diff);
+  }
+
+  async closeDiff(id: string): Promise<string> {
+    this.closed.push(id);
+    return this.edits.get(id) ?? this.shown.get(id)?.newContent ?? '';
+  }
+
+  clientsChanged(clients: { name: string }[]): void {
+    this.clients = clients;
+  }
+
+  /** The one diff shown for `filePath`. */
+  diffFor(filePath: string): DiffRequest | undefined {
+    return [...this.shown.values()].find((diff) => diff.filePath === filePath);
+  }
+}
+
+/** A logger that keeps what it is told, for assertions on warnings. */
+export function memoryLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (message) => lines.push(`info: ${message}`),
+    warn: (message) => lines.push(`warn: ${message}`),
+    error: (message) => lines.push(`error: ${message}`),
+  };
+}

@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Variables a test process may have inherited that would change what an editor or a CLI finds. */
+const INHERITED_REMOVED = [
+  /^GEMINI_CLI_IDE_/,
+  /^QWEN_CODE_IDE_/,
+  /^XDG_/,
+  /^TERM_PROGRAM/,
+  /^NVIM/,
+];
+
+/**
+ * The private folders of one test: a workspace, a TMPDIR (where Gemini CLI looks for discovery
+ * files), a QWEN_HOME and a HOME. Every editor, sidecar and CLI of the test writes only here.
+ */
+export class Sandbox {
+  readonly root: string;
+  readonly workspace: string;
+  readonly tmpDir: string;
+  readonly qwenHome: string;
+  readonly home: string;
+
+  constructor(prefix = 'tandem-test-') {
+    this.root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+    this.workspace = path.join(this.root, 'workspace');
+    this.tmpDir = path.join(this.root, 'tmp');
+    this.qwenHome = path.join(this.root, 'qwen');
+    this.home = path.join(this.root, 'home');
+    for (const dir of [this.workspace, this.tmpDir, this.qwenHome, this.home]) {
+      mkdirSync(dir, { recursive: true });
+    }
+  }
+
+  /**
+   * The environment of a process (an editor, its sidecar, its terminals) that writes only here:
+   * this process's own, less what would steer discovery, with private HOME, TMPDIR, QWEN_HOME
+   * and XDG folders. `extra` is applied last.
+   */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      if (value !== undefined && !INHERITED_REMOVED.some((pattern) => pattern.test(name))) {
+        env[name] = value;
+      }
+    }
+    const xdg = path.join(this.root, 'xdg');
+    return {
+      ...env,
+      HOME: this.home,
+      TMPDIR: this.tmpDir,
+      QWEN_HOME: this.qwenHome,
+      XDG_CONFIG_HOME: path.join(xdg, 'config'),
+      XDG_DATA_HOME: path.join(xdg, 'data'),
+      XDG_STATE_HOME: path.join(xdg, 'state'),
+      XDG_CACHE_HOME: path.join(xdg, 'cache'),
+      XDG_RUNTIME_DIR: path.join(xdg, 'runtime'),
+      ...extra,
+    };
+  }
+
+  remove(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
