@@ -11,6 +11,7 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { attach, type NeovimClient } from 'neovim';
 import {
+  editorVersions,
   editPrompt,
   finalText,
   inputPattern,
@@ -18,6 +19,7 @@ import {
   type CliCommand,
   type CliName,
   type CliSession,
+  type EditorVersion,
 } from '@tandem/testkit';
 import {
   NeovimSession,
@@ -28,7 +30,11 @@ import {
   type TandemStatus,
 } from './neovim-session.js';
 
-const skip = skipReason({ sidecar: true, tmux: true });
+const skip = skipReason({ sidecar: true, tmux: true, statedVersions: true });
+// The oldest Neovim and the newest: every test below runs on each, with each CLI.
+const runs = editorVersions('nvim', ['0.7', 'newest']).flatMap((nvim) =>
+  (['gemini', 'qwen'] as const).map((cli) => ({ nvim, cli })),
+);
 
 const original = 'first line\nsecond line\n';
 const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓\n';
@@ -59,7 +65,11 @@ interface Scenario {
   file: string;
 }
 
-async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
+async function startScenario(
+  t: TestContext,
+  cli: CliName,
+  version: EditorVersion,
+): Promise<Scenario> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `tandem-nvim-e2e-${cli}-`)));
   const cwd = path.join(root, 'workspace');
   await mkdir(cwd);
@@ -80,7 +90,7 @@ async function startScenario(t: TestContext, cli: CliName): Promise<Scenario> {
     `XDG_CACHE_HOME=${xdg}/cache`,
     `NVIM_LOG_FILE=${root}/nvim.log`,
     'TERM=xterm-256color',
-    'nvim',
+    ...version.command(),
     ...neovimArgs('--listen', socket, '-c', `luafile ${startLua}`),
   ];
   const session = await startCliSession({
@@ -127,12 +137,12 @@ async function diffShown({ session, nvim }: Scenario): Promise<void> {
   await session.waitForScreen(/accept: :w or <leader>da/);
 }
 
-for (const cli of ['gemini', 'qwen'] as const) {
+for (const { nvim, cli } of runs) {
   test(
-    `${cli} in Neovim's terminal: an edit in the diff, :w, and the CLI writes the edited file`,
+    `${cli} in ${nvim.name}'s terminal: an edit in the diff, :w, and the CLI writes the edited file`,
     { skip, timeout: 240_000 },
     async (t) => {
-      const scenario = await startScenario(t, cli);
+      const scenario = await startScenario(t, cli, nvim);
       await diffShown(scenario);
       const connected = (await status(scenario.nvim)).clients
         .map((client) => client.name)
@@ -152,10 +162,10 @@ for (const cli of ['gemini', 'qwen'] as const) {
   );
 
   test(
-    `${cli} in Neovim's terminal: :q in the diff, and the file stays as it was`,
+    `${cli} in ${nvim.name}'s terminal: :q in the diff, and the file stays as it was`,
     { skip, timeout: 240_000 },
     async (t) => {
-      const scenario = await startScenario(t, cli);
+      const scenario = await startScenario(t, cli, nvim);
       await diffShown(scenario);
       await scenario.session.type(':q');
       await scenario.session.sendKeys('Enter');
@@ -172,12 +182,12 @@ for (const cli of ['gemini', 'qwen'] as const) {
   );
 }
 
-for (const cli of ['gemini', 'qwen'] as const) {
+for (const { nvim, cli } of runs) {
   test(
-    `${cli}: approving in the CLI closes the diff in Neovim`,
+    `${cli}: approving in the CLI closes the diff in ${nvim.name}`,
     { skip, timeout: 240_000 },
     async (t) => {
-      const scenario = await startScenario(t, cli);
+      const scenario = await startScenario(t, cli, nvim);
       await diffShown(scenario);
       // An edit in the proposal, then back to the CLI's tab to approve there.
       await scenario.session.type('Goadded in Neovim');
@@ -197,9 +207,9 @@ for (const cli of ['gemini', 'qwen'] as const) {
   );
 }
 
-for (const cli of ['gemini', 'qwen'] as const) {
+for (const { nvim, cli } of runs) {
   test(
-    `${cli} in a separate tmux pane finds Neovim by its discovery files`,
+    `${cli} in a separate tmux pane finds ${nvim.name} by its discovery files`,
     { skip, timeout: 240_000 },
     async (t) => {
       const sandbox = new Sandbox();
@@ -212,7 +222,7 @@ for (const cli of ['gemini', 'qwen'] as const) {
       });
       const file = path.join(sandbox.workspace, 'notes.txt');
       await writeFile(file, original);
-      const neovim = await NeovimSession.start(sandbox, { tandem: '{}' });
+      const neovim = await NeovimSession.start(sandbox, { tandem: '{}', nvim });
       started.neovim = neovim;
       await neovim.command(`edit ${file}`);
       const session = await startCliSession({

@@ -6,7 +6,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missing, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
+import {
+  defaultEditor,
+  missing,
+  Sandbox,
+  TANDEM,
+  waitFor,
+  type EditorVersion,
+} from '@tandem/testkit';
 import { attach, type NeovimClient } from 'neovim';
 
 export { Sandbox, waitFor };
@@ -16,13 +23,28 @@ export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
 type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['options']>['logger']>;
 
-/** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
-export function skipReason(needs: { sidecar?: boolean; tmux?: boolean } = {}): string | false {
-  const notBuilt =
+/**
+ * Why these tests cannot run here, or `false` (under CI a missing program fails instead). Tests
+ * that state no Neovim versions run on the default one (`$TANDEM_NVIM`, else the system's);
+ * those that state theirs (`statedVersions`) have them checked by `forEachVersion`.
+ */
+export function skipReason(
+  needs: { sidecar?: boolean; tmux?: boolean; statedVersions?: boolean } = {},
+): string | false {
+  const reasons =
     needs.sidecar && !existsSync(TANDEM)
       ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
       : [];
-  return missing(['nvim', ...(needs.tmux ? ['tmux'] : [])], notBuilt);
+  const nvimMissing = needs.statedVersions ? undefined : defaultEditor('nvim').reason;
+  if (nvimMissing) reasons.push(nvimMissing);
+  return missing(needs.tmux ? ['tmux'] : [], reasons);
+}
+
+/** The Neovim to run: the one given, or the default one. */
+export function neovimOf(nvim?: EditorVersion): EditorVersion {
+  const found = nvim ? { editor: nvim } : defaultEditor('nvim');
+  if (!found.editor) throw new Error(found.reason);
+  return found.editor;
 }
 
 /** The Neovim command line that loads Tandem from this repository and nothing of the user's. */
@@ -78,9 +100,16 @@ export class NeovimSession {
     });
   }
 
-  /** Starts Neovim in `sandbox.workspace`; with `tandem`, runs setup() with those options (Lua). */
-  static async start(sandbox: Sandbox, options: { tandem?: string } = {}): Promise<NeovimSession> {
-    const child = spawn('nvim', neovimArgs('--embed', '--headless'), {
+  /**
+   * Starts Neovim (`nvim`, else the default version) in `sandbox.workspace`; with `tandem`,
+   * runs setup() with those options (Lua).
+   */
+  static async start(
+    sandbox: Sandbox,
+    options: { tandem?: string; nvim?: EditorVersion } = {},
+  ): Promise<NeovimSession> {
+    const [program, ...prefix] = neovimOf(options.nvim).command();
+    const child = spawn(program, [...prefix, ...neovimArgs('--embed', '--headless')], {
       cwd: sandbox.workspace,
       env: neovimEnv(sandbox),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -6,8 +6,15 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { attach, type NeovimClient } from 'neovim';
-import { shellQuote, TmuxPane } from '@tandem/testkit';
-import { neovimArgs, neovimEnv, Sandbox, waitFor, type TandemStatus } from './neovim-session.js';
+import { shellQuote, TmuxPane, type EditorVersion } from '@tandem/testkit';
+import {
+  neovimArgs,
+  neovimEnv,
+  neovimOf,
+  Sandbox,
+  waitFor,
+  type TandemStatus,
+} from './neovim-session.js';
 
 const run = promisify(execFile);
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
@@ -20,6 +27,8 @@ export interface ScreenOptions {
   tandem?: string;
   /** More Neovim arguments, e.g. `-c` commands. */
   args?: string[];
+  /** Which Neovim (default: `$TANDEM_NVIM`, else the system's). */
+  nvim?: EditorVersion;
 }
 
 export class ScreenNeovim {
@@ -34,7 +43,7 @@ export class ScreenNeovim {
     const tmuxDir = path.join(sandbox.root, 'tmux');
     await run('mkdir', ['-p', tmuxDir]);
     const argv = [
-      'nvim',
+      ...neovimOf(options.nvim).command(),
       ...neovimArgs('--listen', socket, ...(options.args ?? [])),
       '-c',
       `lua require('tandem').setup(${options.tandem ?? '{}'})`,

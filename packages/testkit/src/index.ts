@@ -14,6 +14,15 @@ export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export { chromiumMissing, launchChromium } from './chromium.js';
 export { evaluate, needShell, type ShellProgram } from './shells.js';
+export {
+  defaultEditor,
+  editorRoots,
+  editorVersions,
+  findEditor,
+  forEachVersion,
+  type EditorVersion,
+} from './editors/editor-version.js';
+export { EDITORS, type EditorName } from './editors/registry.js';
 export * from './real-clients/real-client.js';
 export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';

@@ -1,0 +1,67 @@
+/**
+ * The editor versions Tandem is tested on, and where each comes from: the system's package
+ * (Debian 12), or a root file system built from Debian 13 (trixie) or unstable (sid) by
+ * `scripts/editor-roots.sh`. Labels are what tests and `TANDEM_NVIM`/`TANDEM_VIM`/
+ * `TANDEM_EMACS` name; `newest` is whatever Debian unstable carries today.
+ */
+export type EditorName = 'nvim' | 'vim' | 'emacs';
+export type Suite = 'trixie' | 'sid';
+
+export interface VersionSource {
+  label: string;
+  from: 'system' | Suite;
+}
+
+export interface EditorFamily {
+  /** How people call it. */
+  title: string;
+  /** The program whose `--version` tells the version. */
+  program: string;
+  /** Reads the version from the first lines of `program --version`. */
+  versionPattern: RegExp;
+  /** The variable that narrows a run to some of the versions. */
+  variable: string;
+  /** Oldest first: the first is the version of tests that choose none. */
+  versions: VersionSource[];
+}
+
+export const EDITORS: Record<EditorName, EditorFamily> = {
+  nvim: {
+    title: 'Neovim',
+    program: 'nvim',
+    versionPattern: /^NVIM v(\d+\.\d+\.\d+)/m,
+    variable: 'TANDEM_NVIM',
+    versions: [
+      { label: '0.7', from: 'system' },
+      { label: '0.10', from: 'trixie' },
+      { label: 'newest', from: 'sid' },
+    ],
+  },
+  vim: {
+    title: 'Vim',
+    program: 'vim',
+    versionPattern: /^VIM - Vi IMproved (\d+\.\d+)/m,
+    variable: 'TANDEM_VIM',
+    versions: [
+      { label: '9.0', from: 'system' },
+      { label: '9.1', from: 'trixie' },
+      { label: 'newest', from: 'sid' },
+    ],
+  },
+  emacs: {
+    title: 'Emacs',
+    program: 'emacs',
+    versionPattern: /^GNU Emacs (\d+\.\d+)/m,
+    variable: 'TANDEM_EMACS',
+    versions: [
+      { label: '28.2', from: 'system' },
+      { label: '30.1', from: 'trixie' },
+      { label: 'newest', from: 'sid' },
+    ],
+  },
+};
+
+/** Whether a program reporting `version` is what `label` promises. */
+export function matchesLabel(label: string, version: string): boolean {
+  return label === 'newest' || version === label || version.startsWith(`${label}.`);
+}
