@@ -1,0 +1,136 @@
+" JSON-RPC 2.0 with a child process, one message per line on its stdin and stdout.
+" Vim's 'json' channel mode frames messages as [id, msg] arrays, not JSON-RPC: this uses 'nl'
+" and encodes each message itself.
+
+let s:SERVER_ERROR = -32000
+let s:METHOD_NOT_FOUND = -32601
+
+let s:Rpc = {}
+
+" Starts {cmd} (a list) and talks to it. {handlers}: 'request'(method, params) returns the
+" result or throws (the error reply; a thrown dict {'code', 'message'} keeps its code),
+" 'notification'(method, params), 'stderr'(line), 'exit'(code). Throws when it cannot start.
+function! tandem#rpc#start(cmd, handlers) abort
+  let rpc = extend(copy(s:Rpc), {'handlers': a:handlers, 'pending': {}, 'next_id': 1,
+        \ 'running': 0})
+  let options = {
+        \ 'in_mode': 'nl', 'out_mode': 'nl', 'err_mode': 'nl',
+        \ 'noblock': 1,
+        \ 'out_cb': {_, line -> rpc.receive(line)},
+        \ 'err_cb': {_, line -> a:handlers.stderr(line)},
+        \ 'exit_cb': {_, code -> rpc.exited(code)},
+        \ 'stoponexit': 'term',
+        \ }
+  let rpc.job = job_start(a:cmd, options)
+  if job_status(rpc.job) ==# 'fail'
+    throw 'cannot run ' . join(a:cmd)
+  endif
+  let rpc.running = 1
+  return rpc
+endfunction
+
+function! s:Rpc.pid() abort
+  return self.running ? job_info(self.job).process : v:null
+endfunction
+
+function! s:Rpc.send(message) abort
+  if !self.running
+    return 0
+  endif
+  let a:message.jsonrpc = '2.0'
+  try
+    call ch_sendraw(job_getchannel(self.job), json_encode(a:message) . "\n")
+    return 1
+  catch
+    return 0
+  endtry
+endfunction
+
+" Sends a request; {Callback}(error, result) runs once, with the reply or the reason none came.
+" The error is v:null or a dict {'code', 'message'}.
+function! s:Rpc.request(method, params, Callback) abort
+  let id = self.next_id
+  let self.next_id += 1
+  let self.pending[id] = a:Callback
+  if !self.send({'id': id, 'method': a:method, 'params': a:params})
+    call remove(self.pending, id)
+    call a:Callback({'code': s:SERVER_ERROR, 'message': 'the sidecar is not running'}, v:null)
+  endif
+endfunction
+
+function! s:Rpc.notify(method, params) abort
+  call self.send({'method': a:method, 'params': a:params})
+endfunction
+
+function! s:Rpc.receive(line) abort
+  if a:line ==# ''
+    return
+  endif
+  try
+    let message = json_decode(a:line)
+  catch
+    let message = v:null
+  endtry
+  if type(message) != v:t_dict
+    call self.handlers.stderr('unreadable message from the sidecar: ' . strpart(a:line, 0, 200))
+    return
+  endif
+  let method = get(message, 'method', v:null)
+  let id = get(message, 'id', v:null)
+  if type(method) == v:t_string && id isnot v:null
+    call self.answer(id, method, get(message, 'params', v:null))
+  elseif type(method) == v:t_string
+    call self.handlers.notification(method, get(message, 'params', v:null))
+  elseif type(id) == v:t_number && has_key(self.pending, id)
+    let Callback = remove(self.pending, id)
+    let error = get(message, 'error', v:null)
+    if error isnot v:null
+      call Callback(type(error) == v:t_dict ? error : {'code': s:SERVER_ERROR, 'message': string(error)}, v:null)
+    else
+      call Callback(v:null, get(message, 'result', v:null))
+    endif
+  endif
+endfunction
+
+function! s:Rpc.answer(id, method, params) abort
+  try
+    let result = self.handlers.request(a:method, a:params)
+  catch
+    let error = {'code': s:SERVER_ERROR, 'message': substitute(v:exception, '^Vim\%((\a\+)\)\=:', '', '')}
+    call self.send({'id': a:id, 'error': error})
+    return
+  endtry
+  if result is v:null
+    call self.send({'id': a:id, 'error': {'code': s:METHOD_NOT_FOUND, 'message': 'unknown method ' . a:method}})
+  else
+    call self.send({'id': a:id, 'result': result})
+  endif
+endfunction
+
+function! s:Rpc.exited(code) abort
+  let self.running = 0
+  let pending = self.pending
+  let self.pending = {}
+  for Callback in values(pending)
+    call Callback({'code': s:SERVER_ERROR, 'message': 'the sidecar exited'}, v:null)
+  endfor
+  call self.handlers.exit(a:code)
+endfunction
+
+" Closes the sidecar's stdin: it then cleans up and exits.
+function! s:Rpc.close_stdin() abort
+  if self.running
+    silent! call ch_close_in(job_getchannel(self.job))
+  endif
+endfunction
+
+" Waits up to {timeout} ms for the process to end, then stops it.
+function! s:Rpc.wait_or_stop(timeout) abort
+  let deadline = reltimefloat(reltime()) + a:timeout / 1000.0
+  while job_status(self.job) ==# 'run' && reltimefloat(reltime()) < deadline
+    sleep 10m
+  endwhile
+  if job_status(self.job) ==# 'run'
+    call job_stop(self.job)
+  endif
+endfunction

@@ -1,0 +1,96 @@
+" The text selected in the current window's Visual (or Select) mode: charwise, linewise or
+" blockwise. Reads at most {limit} bytes, so a huge selection costs no more than a small one.
+
+let s:KINDS = {'v': 'v', 'V': 'V', "\<C-V>": "\<C-V>", 's': 'v', 'S': 'V', "\<C-S>": "\<C-V>"}
+let s:CHUNK = 256
+let s:MAXCOL = 2147483647
+
+" The kind of the Visual selection of {mode} ('v', 'V' or CTRL-V), or '' outside Visual mode.
+function! tandem#selection#kind(mode) abort
+  return get(s:KINDS, a:mode[0], '')
+endfunction
+
+" The first {limit} bytes of {text}, without splitting a UTF-8 character.
+function! s:cut(text, limit) abort
+  if len(a:text) <= a:limit
+    return a:text
+  endif
+  let next = a:limit
+  while next > 0 && char2nr(a:text[next]) >= 0x80 && char2nr(a:text[next]) < 0xC0
+    let next -= 1
+  endwhile
+  return strpart(a:text, 0, next)
+endfunction
+
+" Lines {first}..{last} through {Take}(line, row), stopping at {limit} bytes.
+function! s:collect(first, last, limit, Take) abort
+  let parts = []
+  let size = 0
+  let row = a:first
+  while row <= a:last && size < a:limit
+    let chunk_last = min([a:last, row + s:CHUNK - 1])
+    for line in getline(row, chunk_last)
+      let piece = a:Take(line, row)
+      call add(parts, piece)
+      let size += len(piece) + 1
+      let row += 1
+      if size >= a:limit
+        break
+      endif
+    endfor
+  endwhile
+  return s:cut(join(parts, "\n"), a:limit)
+endfunction
+
+" Byte length of the character that starts at byte {col} (1-based) of {line}.
+function! s:char_length(line, col) abort
+  return max([1, len(strcharpart(strpart(a:line, a:col - 1), 0, 1))])
+endfunction
+
+" The characters of {line} that start between screen columns {left} and {right} (1-based).
+function! s:columns(line, left, right) abort
+  let out = []
+  let col = 1
+  for char in split(a:line, '\zs')
+    if col > a:right
+      break
+    endif
+    if col >= a:left
+      call add(out, char)
+    endif
+    let col += char ==# "\t" ? &tabstop - (col - 1) % &tabstop : strdisplaywidth(char)
+  endfor
+  return join(out, '')
+endfunction
+
+" The screen column where the character at byte {col} of line {row} starts.
+function! s:start_column(row, col) abort
+  return a:col <= 1 ? 1 : virtcol([a:row, a:col - 1]) + 1
+endfunction
+
+" The selected text in the current window for {mode}, or v:null outside Visual mode.
+function! tandem#selection#text(mode, limit) abort
+  let kind = tandem#selection#kind(a:mode)
+  if kind ==# ''
+    return v:null
+  endif
+  let a = getpos('v')
+  let b = getpos('.')
+  if a[1] > b[1] || (a[1] == b[1] && a[2] > b[2])
+    let [a, b] = [b, a]
+  endif
+  if kind ==# 'V'
+    return s:collect(a[1], b[1], a:limit, {line, row -> line})
+  elseif kind ==# 'v'
+    let [first, last] = [a[1], b[1]]
+    return s:collect(first, last, a:limit, {line, row ->
+          \ strpart(line, row == first ? a[2] - 1 : 0,
+          \   row == last ? b[2] - 1 + s:char_length(line, b[2]) - (row == first ? a[2] - 1 : 0) : len(line))})
+  endif
+  let left = min([s:start_column(a[1], a[2]), s:start_column(b[1], b[2])])
+  let right = max([s:start_column(a[1], a[2]), s:start_column(b[1], b[2])])
+  if winsaveview().curswant >= s:MAXCOL
+    let right = s:MAXCOL
+  endif
+  return s:collect(a[1], b[1], a:limit, {line, row -> s:columns(line, left, right)})
+endfunction
