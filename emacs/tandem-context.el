@@ -1,0 +1,121 @@
+;;; tandem-context.el --- What the user is looking at, as bridge notifications  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The Tandem authors
+;; SPDX-License-Identifier: Apache-2.0
+
+;;; Commentary:
+
+;; Editor facts for the sidecar: which buffers visit real files, which one
+;; is in the selected window, where point is and what the region holds.
+;; Hooks only note that something may have changed; a short timer then
+;; compares the editor with what was last sent and sends the difference.
+;; The sidecar decides what reaches the CLIs (limits, order, files on disk).
+
+;;; Code:
+
+(require 'cl-lib)
+
+(cl-defstruct (tandem-context (:constructor tandem-context--make)
+                              (:copier nil))
+  "What was last sent to the sidecar, and where to send the next change."
+  send
+  delay
+  timer
+  (files '())
+  focused
+  cursor)
+
+(defvar tandem-context--trackers '()
+  "The trackers attached to this Emacs (one per running session).")
+
+(defun tandem-context-file-buffer-p (buffer)
+  "Whether BUFFER visits a real file: one that exists, in a base buffer."
+  (let ((file (buffer-file-name buffer)))
+    (and file
+         (null (buffer-base-buffer buffer))
+         (file-exists-p file))))
+
+(defun tandem-context-character ()
+  "Point's character on its line: 1-based, counted in characters.
+Not `current-column', which counts display columns (two for a wide
+character such as 文, more for a tab)."
+  (1+ (- (point) (line-beginning-position))))
+
+(defun tandem-context--cursor (buffer)
+  "Point and the active region of BUFFER in the selected window, as params."
+  (with-current-buffer buffer
+    (let ((params `((path . ,(buffer-file-name))
+                    (line . ,(line-number-at-pos nil t))
+                    (character . ,(tandem-context-character)))))
+      (if (use-region-p)
+          (append params `((selectedText . ,(buffer-substring-no-properties
+                                             (region-beginning) (region-end)))))
+        params))))
+
+(defun tandem-context-attach (send delay)
+  "Start tracking the editor; SEND (METHOD PARAMS) delivers each notification.
+Changes are gathered for DELAY seconds before they are compared and sent.
+Returns the tracker."
+  (let ((tracker (tandem-context--make :send send :delay delay)))
+    (unless tandem-context--trackers
+      (add-hook 'post-command-hook #'tandem-context-changed)
+      (add-hook 'window-buffer-change-functions #'tandem-context-changed)
+      (add-hook 'window-selection-change-functions #'tandem-context-changed)
+      (add-hook 'find-file-hook #'tandem-context-changed)
+      (add-hook 'after-save-hook #'tandem-context-changed)
+      (add-hook 'kill-buffer-hook #'tandem-context-changed))
+    (push tracker tandem-context--trackers)
+    (tandem-context-flush tracker)
+    tracker))
+
+(defun tandem-context-detach (tracker)
+  "Stop TRACKER."
+  (when (tandem-context-timer tracker)
+    (cancel-timer (tandem-context-timer tracker))
+    (setf (tandem-context-timer tracker) nil))
+  (setq tandem-context--trackers (delq tracker tandem-context--trackers))
+  (unless tandem-context--trackers
+    (remove-hook 'post-command-hook #'tandem-context-changed)
+    (remove-hook 'window-buffer-change-functions #'tandem-context-changed)
+    (remove-hook 'window-selection-change-functions #'tandem-context-changed)
+    (remove-hook 'find-file-hook #'tandem-context-changed)
+    (remove-hook 'after-save-hook #'tandem-context-changed)
+    (remove-hook 'kill-buffer-hook #'tandem-context-changed)))
+
+(defun tandem-context-changed (&rest _)
+  "Note that the editor may have changed: the trackers look soon.
+This runs after every command, so it only starts a timer when none runs."
+  (dolist (tracker tandem-context--trackers)
+    (unless (tandem-context-timer tracker)
+      (setf (tandem-context-timer tracker)
+            (run-with-timer (tandem-context-delay tracker) nil
+                            #'tandem-context-flush tracker)))))
+
+(defun tandem-context-flush (tracker)
+  "Send what changed since TRACKER last looked."
+  (setf (tandem-context-timer tracker) nil)
+  (let ((send (tandem-context-send tracker))
+        (files (mapcar #'buffer-file-name
+                       (cl-remove-if-not #'tandem-context-file-buffer-p (buffer-list))))
+        (selected (window-buffer (selected-window))))
+    (dolist (file (cl-set-difference (tandem-context-files tracker) files :test #'string=))
+      (funcall send "file/closed" `((path . ,file))))
+    (dolist (file (cl-set-difference files (tandem-context-files tracker) :test #'string=))
+      (funcall send "file/opened" `((path . ,file))))
+    (setf (tandem-context-files tracker) files)
+    (unless (member (tandem-context-focused tracker) files)
+      (setf (tandem-context-focused tracker) nil
+            (tandem-context-cursor tracker) nil))
+    ;; Terminals, dired and the like keep the last file active, as a glance away does.
+    (when (tandem-context-file-buffer-p selected)
+      (let ((file (buffer-file-name selected))
+            (cursor (tandem-context--cursor selected)))
+        (unless (equal file (tandem-context-focused tracker))
+          (setf (tandem-context-focused tracker) file)
+          (funcall send "file/focused" `((path . ,file))))
+        (unless (equal cursor (tandem-context-cursor tracker))
+          (setf (tandem-context-cursor tracker) cursor)
+          (funcall send "cursor/changed" cursor))))))
+
+(provide 'tandem-context)
+;;; tandem-context.el ends here

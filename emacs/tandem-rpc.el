@@ -1,0 +1,187 @@
+;;; tandem-rpc.el --- JSON-RPC 2.0, one message per line, over a process  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The Tandem authors
+;; SPDX-License-Identifier: Apache-2.0
+
+;;; Commentary:
+
+;; The sidecar speaks JSON-RPC 2.0 with one message per line (see
+;; docs/bridge-protocol.md).  `jsonrpc.el' frames messages with
+;; Content-Length headers instead, so this file is the small line-based
+;; connection Tandem needs: requests and notifications both ways, replies
+;; matched by id, partial and very long lines taken as they come.
+
+;;; Code:
+
+(require 'cl-lib)
+
+(cl-defstruct (tandem-rpc (:constructor tandem-rpc--make)
+                          (:copier nil))
+  "A JSON-RPC connection to a process."
+  process
+  stderr
+  (next-id 0)
+  (pending (make-hash-table :test #'eql))
+  ;; Where the current line starts in the process buffer.
+  (line-start 1)
+  request-handler
+  notification-handler
+  stderr-handler
+  exit-handler)
+
+(defun tandem-rpc-start (name command &rest handlers)
+  "Start COMMAND (a list) as process NAME and return a connection to it.
+HANDLERS are keyword arguments:
+`:request' (METHOD PARAMS) returns the result of a request, or signals
+  an error whose message becomes the error reply;
+`:notification' (METHOD PARAMS) takes a notification;
+`:stderr' (LINE) takes each line the process writes to stderr;
+`:exit' (STATUS) is called once the process has ended."
+  (let* ((rpc (tandem-rpc--make
+               :request-handler (plist-get handlers :request)
+               :notification-handler (plist-get handlers :notification)
+               :stderr-handler (plist-get handlers :stderr)
+               :exit-handler (plist-get handlers :exit)))
+         (stderr (make-pipe-process
+                  :name (concat name " stderr")
+                  :buffer (generate-new-buffer (format " *%s stderr*" name))
+                  :coding 'utf-8-unix
+                  :noquery t
+                  :filter (tandem-rpc--line-filter
+                           (lambda (line)
+                             (when (tandem-rpc-stderr-handler rpc)
+                               (funcall (tandem-rpc-stderr-handler rpc) line))))
+                  :sentinel #'ignore))
+         (process (make-process
+                   :name name
+                   :command command
+                   :buffer (generate-new-buffer (format " *%s*" name))
+                   :connection-type 'pipe
+                   :coding 'utf-8-unix
+                   :noquery t
+                   :stderr stderr
+                   :filter (lambda (proc output) (tandem-rpc--filter rpc proc output))
+                   :sentinel (lambda (proc _event) (tandem-rpc--sentinel rpc proc)))))
+    (setf (tandem-rpc-process rpc) process
+          (tandem-rpc-stderr rpc) stderr)
+    rpc))
+
+(defun tandem-rpc--line-filter (take-line)
+  "Return a process filter that gives TAKE-LINE each complete line of output."
+  (let ((partial ""))
+    (lambda (_proc output)
+      (let ((lines (split-string (concat partial output) "\n")))
+        (setq partial (car (last lines)))
+        (dolist (line (butlast lines))
+          (funcall take-line line))))))
+
+(defun tandem-rpc--filter (rpc proc output)
+  "Append OUTPUT of PROC to its buffer and handle each complete line for RPC.
+Output arrives in pieces of a few kilobytes: searching for the end of a
+line only in the new piece keeps a long message linear in its size."
+  (let ((buffer (process-buffer proc))
+        (lines '()))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (goto-char (point-max))
+        (insert output)
+        (goto-char (- (point-max) (length output)))
+        (while (search-forward "\n" nil t)
+          (push (buffer-substring-no-properties (tandem-rpc-line-start rpc) (1- (point)))
+                lines)
+          (setf (tandem-rpc-line-start rpc) (point)))
+        (when (> (tandem-rpc-line-start rpc) 1)
+          (delete-region 1 (tandem-rpc-line-start rpc))
+          (setf (tandem-rpc-line-start rpc) 1))))
+    (dolist (line (nreverse lines))
+      (tandem-rpc--dispatch rpc line))))
+
+(defun tandem-rpc--parse (line)
+  "Return the message in LINE as an alist, or nil when it is not JSON."
+  (condition-case nil
+      (json-parse-string line :object-type 'alist :null-object nil :false-object nil)
+    (json-parse-error nil)))
+
+(defun tandem-rpc--dispatch (rpc line)
+  "Handle one LINE the process of RPC wrote."
+  (let* ((message (tandem-rpc--parse line))
+         (id (alist-get 'id message))
+         (method (alist-get 'method message)))
+    (cond
+     ((null message) nil)
+     ((and method id) (tandem-rpc--answer rpc id method (alist-get 'params message)))
+     (method
+      (when (tandem-rpc-notification-handler rpc)
+        (funcall (tandem-rpc-notification-handler rpc) method (alist-get 'params message))))
+     (id
+      (let ((callback (gethash id (tandem-rpc-pending rpc))))
+        (remhash id (tandem-rpc-pending rpc))
+        (when callback
+          (funcall callback (alist-get 'error message) (alist-get 'result message))))))))
+
+(defun tandem-rpc--answer (rpc id method params)
+  "Reply to request ID of RPC: METHOD with PARAMS, through the request handler."
+  (condition-case err
+      (let ((result (funcall (tandem-rpc-request-handler rpc) method params)))
+        (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id) (result . ,(or result #s(hash-table))))))
+    (error
+     (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id)
+                             (error . ((code . -32000)
+                                       (message . ,(error-message-string err)))))))))
+
+(defun tandem-rpc--send (rpc message)
+  "Write MESSAGE (an alist) to the process of RPC, if that is alive."
+  (let ((process (tandem-rpc-process rpc)))
+    (when (process-live-p process)
+      (process-send-string process (concat (json-serialize message) "\n")))))
+
+(defun tandem-rpc-request (rpc method params callback)
+  "Send request METHOD with PARAMS over RPC.
+CALLBACK is called with (ERROR RESULT) once the reply comes, ERROR being
+the error object or nil."
+  (let ((id (cl-incf (tandem-rpc-next-id rpc))))
+    (puthash id callback (tandem-rpc-pending rpc))
+    (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id) (method . ,method)
+                            (params . ,(or params #s(hash-table)))))))
+
+(defun tandem-rpc-notify (rpc method params)
+  "Send notification METHOD with PARAMS over RPC."
+  (tandem-rpc--send rpc `((jsonrpc . "2.0") (method . ,method) (params . ,params))))
+
+(defun tandem-rpc-live-p (rpc)
+  "Return non-nil if the process of RPC is alive."
+  (process-live-p (tandem-rpc-process rpc)))
+
+(defun tandem-rpc-close (rpc timeout)
+  "Close the input of RPC's process and wait up to TIMEOUT seconds for it to end.
+A process still running then is killed."
+  (let ((process (tandem-rpc-process rpc))
+        (deadline (+ (float-time) timeout)))
+    (when (process-live-p process)
+      (ignore-errors (process-send-eof process))
+      (while (and (process-live-p process) (< (float-time) deadline))
+        (accept-process-output process 0.05))
+      (when (process-live-p process)
+        (delete-process process)))))
+
+(defun tandem-rpc--sentinel (rpc process)
+  "Report the end of PROCESS, the process of RPC, once."
+  (unless (process-live-p process)
+    ;; Requests still waiting get an error, so no caller waits forever.
+    (let ((pending (tandem-rpc-pending rpc)))
+      (setf (tandem-rpc-pending rpc) (make-hash-table :test #'eql))
+      (maphash (lambda (_id callback)
+                 (funcall callback '((code . -32099) (message . "the sidecar exited")) nil))
+               pending))
+    (dolist (proc (list process (tandem-rpc-stderr rpc)))
+      (when (process-live-p proc)
+        (delete-process proc))
+      (when (buffer-live-p (process-buffer proc))
+        (kill-buffer (process-buffer proc))))
+    (let ((exit (tandem-rpc-exit-handler rpc)))
+      (setf (tandem-rpc-exit-handler rpc) nil)
+      (when exit
+        (funcall exit (process-exit-status process))))))
+
+(provide 'tandem-rpc)
+;;; tandem-rpc.el ends here

@@ -1,0 +1,132 @@
+;;; tandem-context-test.el --- Tests of tandem-context.el  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Real buffers and files in batch Emacs; the notifications are recorded.
+
+;;; Code:
+
+(require 'ert)
+(require 'dired)
+(require 'tandem-context)
+
+(defmacro tandem-context-test--in-folder (var &rest body)
+  "Run BODY with VAR a new folder (true name), removed afterwards with its buffers."
+  (declare (indent 1))
+  `(let ((,var (file-truename (make-temp-file "tandem-context-" t))))
+     (unwind-protect (progn ,@body)
+       (dolist (buffer (buffer-list))
+         (when (string-prefix-p ,var (or (buffer-file-name buffer)
+                                         (buffer-local-value 'default-directory buffer)))
+           (with-current-buffer buffer (set-buffer-modified-p nil))
+           (kill-buffer buffer)))
+       (delete-directory ,var t))))
+
+(defun tandem-context-test--file (folder name text)
+  "Write TEXT to NAME in FOLDER and return its path."
+  (let ((path (expand-file-name name folder)))
+    (with-temp-file path (insert text))
+    path))
+
+(defun tandem-context-test--track ()
+  "Attach a tracker that records; return (TRACKER . LOG) with LOG a cons of messages."
+  (let* ((log (list nil))
+         (tracker (tandem-context-attach (lambda (method params) (push (cons method params) (car log))) 0.01)))
+    (setcar log nil)
+    (cons tracker log)))
+
+(defun tandem-context-test--flush (tracked)
+  "Look at the editor now with TRACKED; return the messages sent, oldest first."
+  (setcar (cdr tracked) nil)
+  (tandem-context-flush (car tracked))
+  (reverse (cadr tracked)))
+
+(ert-deftest tandem-context-character-counts-characters ()
+  "Characters, not display columns and not bytes: in héllo 文件 x the x is 10."
+  (with-temp-buffer
+    (insert "first\nhéllo 文件 x\n")
+    (goto-char (point-min))
+    (forward-line 1)
+    (search-forward "x")
+    (backward-char)
+    (should (= (tandem-context-character) 10))
+    (should (= (current-column) 11))))
+
+(ert-deftest tandem-context-file-buffers-only ()
+  "Files on disk count; scratch, dired, indirect and unsaved new buffers do not."
+  (tandem-context-test--in-folder folder
+    (let* ((path (tandem-context-test--file folder "a.txt" "a\n"))
+           (file (find-file-noselect path))
+           (fresh (find-file-noselect (expand-file-name "new.txt" folder)))
+           (indirect (with-current-buffer file (clone-indirect-buffer "a-indirect" nil)))
+           (listing (dired-noselect folder)))
+      (unwind-protect
+          (progn
+            (should (tandem-context-file-buffer-p file))
+            (should-not (tandem-context-file-buffer-p (get-buffer-create "*scratch*")))
+            (should-not (tandem-context-file-buffer-p listing))
+            (should-not (tandem-context-file-buffer-p indirect))
+            (should-not (tandem-context-file-buffer-p fresh))
+            (with-current-buffer fresh
+              (insert "now on disk\n")
+              (save-buffer))
+            (should (tandem-context-file-buffer-p fresh)))
+        (kill-buffer indirect)))))
+
+(ert-deftest tandem-context-sends-what-changed ()
+  "Opened, focused, the cursor and the region; nothing twice; closed on kill."
+  (tandem-context-test--in-folder folder
+    (let* ((path (tandem-context-test--file folder "wide.txt" "one\nhéllo 文件 x\n"))
+           (tracked (tandem-context-test--track)))
+      (unwind-protect
+          (let ((buffer (find-file-noselect path)))
+            (switch-to-buffer buffer)
+            (goto-char (point-min))
+            (forward-line 1)
+            (search-forward "x")
+            (backward-char)
+            (let ((sent (tandem-context-test--flush tracked)))
+              (should (member `("file/opened" (path . ,path)) sent))
+              (should (member `("file/focused" (path . ,path)) sent))
+              (should (member `("cursor/changed" (path . ,path) (line . 2) (character . 10)) sent)))
+            (should-not (tandem-context-test--flush tracked))
+            (let ((transient-mark-mode t))
+              (goto-char (point-min))
+              (set-mark (point))
+              (forward-line 1)
+              (forward-char 5)
+              (activate-mark)
+              (should (equal (tandem-context-test--flush tracked)
+                             `(("cursor/changed" (path . ,path) (line . 2) (character . 6)
+                                (selectedText . "one\nhéllo")))))
+              (deactivate-mark))
+            (should (equal (tandem-context-test--flush tracked)
+                           `(("cursor/changed" (path . ,path) (line . 2) (character . 6)))))
+            ;; A glance at a buffer that is not a file keeps the file active.
+            (switch-to-buffer (get-buffer-create "*scratch*"))
+            (should-not (tandem-context-test--flush tracked))
+            (kill-buffer buffer)
+            (should (equal (tandem-context-test--flush tracked) `(("file/closed" (path . ,path))))))
+        (tandem-context-detach (car tracked))))))
+
+(ert-deftest tandem-context-hooks-only-note ()
+  "A command only starts a timer; the tracker looks when it fires."
+  (tandem-context-test--in-folder folder
+    (let* ((path (tandem-context-test--file folder "b.txt" "b\n"))
+           (tracked (tandem-context-test--track)))
+      (unwind-protect
+          (progn
+            (switch-to-buffer (find-file-noselect path))
+            (setcar (cdr tracked) nil)
+            (tandem-context-changed)
+            (should (tandem-context-timer (car tracked)))
+            (should-not (cadr tracked))
+            (let ((deadline (+ (float-time) 10)))
+              (while (and (not (cadr tracked)) (< (float-time) deadline))
+                (accept-process-output nil 0.02)))
+            (should (assoc "file/focused" (cadr tracked))))
+        (tandem-context-detach (car tracked))
+        (should-not (memq #'tandem-context-changed post-command-hook))))))
+
+(provide 'tandem-context-test)
+;;; tandem-context-test.el ends here
