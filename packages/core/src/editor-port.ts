@@ -48,14 +48,26 @@ export interface EditorPort {
   clientsChanged?(clients: ConnectedClient[]): void;
 }
 
-/** What a frontend tells the engine. Paths are absolute; lines and characters are 1-based. */
+/**
+ * What the engine says to a user's answer. `empty-accept`: the proposal was emptied, which both
+ * CLIs would read as "write the proposal" — the diff stays open and the frontend shows `message`.
+ * `not-open`: the diff was already answered or closed — the frontend closes its view.
+ */
+export type DiffAnswer =
+  { ok: true } | { ok: false; code: 'empty-accept' | 'not-open'; message: string };
+
+/**
+ * What a frontend tells the engine: plain editor facts. Paths are absolute; lines are 1-based,
+ * characters are 1-based and counted in Unicode code points. The engine applies every rule of
+ * the CLIs (limits, files on disk, empty accepts).
+ */
 export interface EditorEvents {
   fileOpened(path: string): void;
   fileClosed(path: string): void;
   fileFocused(path: string): void;
   cursorChanged(path: string, line: number, character: number, selectedText?: string): void;
   /** The user accepted the diff, with `content` as the final text of the proposed side. */
-  diffAccepted(id: string, content: string): void;
-  diffRejected(id: string): void;
+  diffAccepted(id: string, content: string): DiffAnswer;
+  diffRejected(id: string): DiffAnswer;
   workspaceChanged(folders: string[], isTrusted?: boolean): void | Promise<void>;
 }

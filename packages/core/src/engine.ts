@@ -1,7 +1,13 @@
 import { ContextTracker } from './context/context-tracker.js';
 import { DiffCoordinator } from './diffs/diff-coordinator.js';
 import { DiscoveryFiles, type DiscoveryOptions } from './discovery/discovery-files.js';
-import type { ConnectedClient, EditorEvents, EditorInfo, EditorPort } from './editor-port.js';
+import type {
+  ConnectedClient,
+  DiffAnswer,
+  EditorEvents,
+  EditorInfo,
+  EditorPort,
+} from './editor-port.js';
 import { McpListener } from './http/mcp-listener.js';
 import { newSecret } from './http/secret.js';
 import { silentLogger, type Logger } from './log.js';
@@ -15,6 +21,11 @@ export interface EngineOptions {
   /** Only when the editor really knows: `false` makes the CLI treat the folder as untrusted. */
   isTrusted?: boolean;
   discovery?: DiscoveryOptions;
+  /**
+   * Whether the editor shows diffs (default true). An editor that does not lists no diff tools,
+   * so the CLIs ask in the terminal instead of waiting on a view that never appears.
+   */
+  showsDiffs?: boolean;
   /** Accept `Host: host.docker.internal:<port>`, for a CLI inside a container. Off by default. */
   allowContainerHost?: boolean;
   /** The largest request body accepted (default 64 MiB: a large source file, JSON-escaped). */
@@ -53,7 +64,7 @@ export class Engine implements EditorEvents {
     this.discovery = new DiscoveryFiles(options.discovery ?? {}, this.log);
     this.diffs = new DiffCoordinator(
       options.port,
-      (sessionId, notification) => this.sessions.notify(sessionId, notification),
+      (sessionId, outcome) => this.sessions.sendOutcome(sessionId, outcome),
       this.log,
     );
     this.sessions = new SessionHub({
@@ -63,6 +74,7 @@ export class Engine implements EditorEvents {
       clientsChanged: (clients) => options.port.clientsChanged?.(clients),
       currentContext: () => this.tracker.snapshot(),
       graceMs: options.sessionGraceMs ?? 5000,
+      showsDiffs: options.showsDiffs ?? true,
       log: this.log,
     });
     this.listener = new McpListener({
@@ -125,12 +137,12 @@ export class Engine implements EditorEvents {
     this.tracker.cursorChanged(path, line, character, selectedText);
   }
 
-  diffAccepted(id: string, content: string): void {
-    this.diffs.accepted(id, content);
+  diffAccepted(id: string, content: string): DiffAnswer {
+    return this.diffs.accepted(id, content);
   }
 
-  diffRejected(id: string): void {
-    this.diffs.rejected(id);
+  diffRejected(id: string): DiffAnswer {
+    return this.diffs.rejected(id);
   }
 
   /** Resolves once the discovery files name the new folders. */

@@ -1,6 +1,7 @@
 export { Engine, type EngineOptions } from './engine.js';
 export type {
   ConnectedClient,
+  DiffAnswer,
   DiffRequest,
   EditorEvents,
   EditorInfo,
@@ -12,4 +13,4 @@ export { writeFileAtomic } from './discovery/atomic-file.js';
 export { newSecret, secretMatches } from './http/secret.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
 export { onProcessExit } from './process-host.js';
-export { ideContextSchema, type IdeContext } from './notifications.js';
+export { ideContextSchema, type IdeContext } from './mcp/ide-notifications.js';

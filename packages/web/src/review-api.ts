@@ -5,8 +5,8 @@ import type { ReviewEvent } from '../../cli/src/serve/review-protocol.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
 
-/** What became of a request about a diff. */
-export type AnswerResult = 'done' | 'gone' | 'failed';
+/** What became of a request about a diff; `refused` carries the engine's reason. */
+export type AnswerResult = 'done' | 'gone' | 'failed' | { refused: string };
 
 /** Listens to the review server's event stream, and opens it again after a failure. */
 export class ReviewEvents {
@@ -66,8 +66,15 @@ async function send(
       keepalive: action === 'draft' && new Blob([json]).size < 60_000,
     });
     if (response.ok) return 'done';
-    return response.status === 409 ? 'gone' : 'failed';
+    if (response.status === 409) return 'gone';
+    if (response.status === 422) return { refused: await refusalMessage(response) };
+    return 'failed';
   } catch {
     return 'failed';
   }
+}
+
+async function refusalMessage(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => undefined)) as { error?: unknown } | undefined;
+  return typeof body?.error === 'string' ? body.error : 'Refused.';
 }

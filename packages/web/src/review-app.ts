@@ -214,21 +214,14 @@ export class ReviewApp {
     const { id, client } = pane.review;
     const { name } = displayPath(pane.review.filePath, this.workspaceFolders);
     if (this.answering.has(id)) return;
-    if (shortcut === 'accept' && pane.content() === '' && pane.review.proposal !== '') {
-      // The CLIs read an empty answer as "write the original proposal".
-      this.toast(
-        'An empty file cannot be accepted: the CLI would write its proposal. Reject instead.',
-        'error',
-      );
-      return;
-    }
     this.answering.add(id);
     pane.setBusy(true);
     const result = shortcut === 'accept' ? await accept(id, pane.content()) : await reject(id);
     this.answering.delete(id);
-    if (result === 'failed') {
+    if (result === 'failed' || typeof result === 'object') {
       pane.setBusy(false);
-      this.toast('Could not reach tandem serve. Nothing was lost; try again.', 'error');
+      const why = typeof result === 'object' ? result.refused : undefined;
+      this.toast(why ?? 'Could not reach tandem serve. Nothing was lost; try again.', 'error');
       return;
     }
     const moveOn = this.selectedId === id;

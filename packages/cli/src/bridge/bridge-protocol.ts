@@ -1,10 +1,22 @@
 import { z } from 'zod';
 
 /**
- * Bridge protocol version 1: the messages between an editor adapter and `tandem bridge`
- * (docs/bridge-protocol.md). Paths are absolute; lines and characters are 1-based.
+ * Bridge protocol 1.1: the messages between an editor adapter and `tandem bridge`
+ * (docs/bridge-protocol.md). Paths are absolute; lines and characters are 1-based, characters
+ * counted in Unicode code points.
  */
-export const PROTOCOL_VERSION = 1;
+
+/** The versions this sidecar speaks, oldest first. */
+export const PROTOCOL_VERSIONS = ['1.0', '1.1'] as const;
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+
+/** What the sidecar can do beyond 1.0, stated in the reply to `initialize`. */
+export const SIDECAR_CAPABILITIES = { diffAnswerReplies: true };
+
+/** Error codes of replies to `diff/accepted` and `diff/rejected` sent as requests (1.1). */
+export const DIFF_ANSWER_ERRORS = { 'empty-accept': -32010, 'not-open': -32011 } as const;
+
+const version = z.string().regex(/^\d+\.\d+$/, 'must be "major.minor"');
 
 const absolutePath = z
   .string()
@@ -16,7 +28,9 @@ const position = z.number().int().min(1);
 /** Editor → sidecar requests. */
 export const editorRequests = {
   initialize: z.object({
-    protocol: z.number().int(),
+    /** `1` (an adapter written for 1.0), or the range of versions the editor speaks. */
+    protocol: z.union([z.number().int(), z.object({ min: version, max: version })]),
+    capabilities: z.object({ diffs: z.boolean().optional() }).optional(),
     editor: z.object({
       name: z.string().min(1),
       displayName: z.string().min(1),
@@ -55,6 +69,19 @@ export const editorNotifications = {
   'diff/accepted': z.object({ id: z.string(), content: z.string() }),
   'diff/rejected': z.object({ id: z.string() }),
 };
+
+/** The newest version in both the sidecar's list and the editor's range, if any. */
+export function chooseVersion(offered: InitializeParams['protocol']): ProtocolVersion | undefined {
+  const range =
+    typeof offered === 'number' ? { min: `${offered}.0`, max: `${offered}.0` } : offered;
+  const number = (v: string) => v.split('.').map(Number) as [number, number];
+  const atMost = (a: string, b: string) => {
+    const [am, an] = number(a);
+    const [bm, bn] = number(b);
+    return am < bm || (am === bm && an <= bn);
+  };
+  return [...PROTOCOL_VERSIONS].reverse().find((v) => atMost(range.min, v) && atMost(v, range.max));
+}
 
 /** Replies the sidecar expects from the editor. */
 export const editorReplies = {

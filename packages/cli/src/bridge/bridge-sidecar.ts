@@ -1,11 +1,14 @@
 import type { Readable, Writable } from 'node:stream';
-import { Engine, isProcessAlive, type Logger } from '@tandem/core';
+import { Engine, isProcessAlive, type DiffAnswer, type Logger } from '@tandem/core';
 import { JSONRPCErrorCode, JSONRPCErrorException } from 'json-rpc-2.0';
 import { BridgePort } from './bridge-port.js';
 import {
+  chooseVersion,
+  DIFF_ANSWER_ERRORS,
   editorNotifications,
   editorRequests,
-  PROTOCOL_VERSION,
+  PROTOCOL_VERSIONS,
+  SIDECAR_CAPABILITIES,
   type EditorNotification,
   type InitializeParams,
   type NotificationParams,
@@ -15,7 +18,7 @@ import { JsonLinesPeer } from './json-lines-peer.js';
 const EDITOR_WATCH_MS = 1000;
 
 /**
- * `tandem bridge`: an engine behind bridge protocol v1. Ends, cleaning up, on `shutdown`, when
+ * `tandem bridge`: an engine behind the bridge protocol. Ends, cleaning up, on `shutdown`, when
  * its input closes, or when the editor's process dies.
  */
 export class BridgeSidecar {
@@ -52,8 +55,7 @@ export class BridgeSidecar {
     this.on('cursor/changed', (engine, { path, line, character, selectedText }) =>
       engine.cursorChanged(path, line, character, selectedText),
     );
-    this.on('diff/accepted', (engine, { id, content }) => engine.diffAccepted(id, content));
-    this.on('diff/rejected', (engine, { id }) => engine.diffRejected(id));
+    this.answerDiffs();
     void this.peer.closed.then(() => this.stop('the editor closed the connection'));
     // Writing to an editor that is gone fails (EPIPE): that, too, is the end of the session.
     output.on('error', () => void this.stop('the editor stopped reading'));
@@ -73,9 +75,11 @@ export class BridgeSidecar {
   }
 
   private async initialize(params: InitializeParams) {
-    if (params.protocol !== PROTOCOL_VERSION) {
+    const version = chooseVersion(params.protocol);
+    if (!version) {
       throw new JSONRPCErrorException(
-        `unsupported protocol ${params.protocol}: this sidecar speaks protocol ${PROTOCOL_VERSION}`,
+        `unsupported protocol ${JSON.stringify(params.protocol)}: this sidecar speaks ` +
+          `versions ${PROTOCOL_VERSIONS.join(', ')}`,
         JSONRPCErrorCode.InvalidParams,
       );
     }
@@ -90,17 +94,56 @@ export class BridgeSidecar {
       isTrusted: params.isTrusted,
       discovery: params.discovery,
       allowContainerHost: params.allowContainerHost,
+      showsDiffs: params.capabilities?.diffs ?? true,
       log: this.log,
     });
     const engine = await this.starting;
     this.engine = engine;
     this.watchEditor(params.editor.pid);
     return {
-      protocol: PROTOCOL_VERSION,
+      // An adapter that sent `1` expects `1` back; a range gets the chosen version's name.
+      protocol: typeof params.protocol === 'number' ? 1 : version,
+      ...(version === '1.0' ? {} : { capabilities: SIDECAR_CAPABILITIES }),
       port: engine.port,
       env: engine.terminalEnv(),
       discoveryFiles: [...engine.discoveryFiles],
     };
+  }
+
+  /**
+   * `diff/accepted` and `diff/rejected`: as requests (1.1) the editor hears what the engine
+   * says; as notifications (1.0) a refused accept becomes a rejection, so that the CLI is never
+   * left waiting on a view the editor has already closed.
+   */
+  private answerDiffs(): void {
+    const answers = {
+      'diff/accepted': (engine: Engine, { id, content }: { id: string; content: string }) =>
+        engine.diffAccepted(id, content),
+      'diff/rejected': (engine: Engine, { id }: { id: string }) => engine.diffRejected(id),
+    };
+    for (const method of ['diff/accepted', 'diff/rejected'] as const) {
+      const answer = answers[method] as (engine: Engine, params: object) => DiffAnswer;
+      this.peer.onRequest(method, editorNotifications[method], async (params) => {
+        const result = answer(this.initialized(method), params);
+        if (result.ok) return {};
+        throw new JSONRPCErrorException(result.message, DIFF_ANSWER_ERRORS[result.code]);
+      });
+      this.on(method, (engine, params) => {
+        const result = answer(engine, params);
+        if (!result.ok && result.code === 'empty-accept') {
+          this.log.warn(`${result.message} Sent as a notification, it is taken as a rejection.`);
+          engine.diffRejected((params as { id: string }).id);
+        }
+      });
+    }
+  }
+
+  private initialized(method: string): Engine {
+    if (this.engine) return this.engine;
+    throw new JSONRPCErrorException(
+      `${method}: send initialize first`,
+      JSONRPCErrorCode.InvalidRequest,
+    );
   }
 
   private watchEditor(pid: number): void {

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
 
 function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
@@ -18,9 +19,13 @@ function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
   };
 }
 
-function initializeParams(sandbox: Sandbox, pid = process.pid) {
+function initializeParams(
+  sandbox: Sandbox,
+  pid = process.pid,
+  protocol: unknown = { min: '1.0', max: '1.1' },
+) {
   return {
-    protocol: 1,
+    protocol,
     editor: { name: 'reference-editor', displayName: 'Reference Editor', version: '1.0', pid },
     workspaceFolders: [sandbox.workspace],
   };
@@ -56,10 +61,14 @@ describe('tandem bridge with the real clients connected', () => {
     const reply = await editor.request('initialize', initializeParams(sandbox));
     assert.equal(reply.error, undefined, JSON.stringify(reply.error));
     const result = reply.result as {
+      protocol: unknown;
+      capabilities: unknown;
       port: number;
       env: Record<string, string>;
       discoveryFiles: string[];
     };
+    assert.equal(result.protocol, '1.1');
+    assert.deepEqual(result.capabilities, { diffAnswerReplies: true });
     discoveryFiles = result.discoveryFiles;
     assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
     gemini = await realClientIn(sandbox, 'gemini');
@@ -119,17 +128,34 @@ describe('tandem bridge with the real clients connected', () => {
     assert.equal((shownA.client as { name: string }).name, 'Gemini CLI');
     assert.equal((shownB.client as { name: string }).name, 'Qwen Code');
     assert.notEqual(shownA.id, shownB.id);
-    editor.notify('diff/accepted', { id: shownA.id, content: 'export const a = 11;\n' });
-    editor.notify('diff/rejected', { id: shownB.id });
+    const accepted = await editor.request('diff/accepted', {
+      id: shownA.id,
+      content: 'export const a = 11;\n',
+    });
+    assert.deepEqual(accepted.result, {});
+    assert.deepEqual((await editor.request('diff/rejected', { id: shownB.id })).result, {});
     assert.deepEqual(await fromGemini.result, {
       status: 'accepted',
       content: 'export const a = 11;\n',
     });
     assert.equal((await fromQwen.result).status, 'rejected');
 
-    // A second answer for a closed diff is ignored with a warning.
-    editor.notify('diff/accepted', { id: shownA.id, content: 'late\n' });
-    await editor.waitForLog(`diff ${shownA.id} accepted, but it is not open`);
+    // A second answer for a closed diff is refused: the editor closes its view.
+    const late = await editor.request('diff/accepted', { id: shownA.id, content: 'late\n' });
+    assert.equal(late.error?.code, -32011);
+    assert.match(late.error?.message ?? '', /not open/);
+  });
+
+  it('an emptied proposal is refused with the reason, and the diff stays open', async () => {
+    const pending = qwen.openDiff(file('a.ts'), 'export const a = 12;\n');
+    await pending.opened;
+    const shown = [...diffs.values()].find((d) => d.newContent === 'export const a = 12;\n')!;
+    const refused = await editor.request('diff/accepted', { id: shown.id, content: '' });
+    assert.equal(refused.error?.code, -32010);
+    assert.match(refused.error?.message ?? '', /would write its original proposal/);
+    const accepted = await editor.request('diff/accepted', { id: shown.id, content: '\n' });
+    assert.deepEqual(accepted.result, {});
+    assert.deepEqual(await pending.result, { status: 'accepted', content: '\n' });
   });
 
   it('a diff closed from the CLI side asks the editor for its text and closes the view', async () => {
@@ -192,6 +218,72 @@ describe('tandem bridge with the real clients connected', () => {
   });
 });
 
+describe('tandem bridge with an editor of another protocol version', () => {
+  let sandbox: Sandbox;
+  let editor: BridgeEditor;
+
+  before(() => {
+    sandbox = new Sandbox();
+  });
+
+  after(async () => {
+    await editor?.kill();
+    await sandbox.remove();
+  });
+
+  it('an adapter written for 1.0 gets 1.0, and an emptied accept it sends becomes a rejection', async () => {
+    editor = new BridgeEditor(sandboxEnv(sandbox));
+    const shown: Record<string, unknown>[] = [];
+    editor.handle('diff/open', (params) => (shown.push(params), {}));
+    const reply = await editor.request('initialize', initializeParams(sandbox, process.pid, 1));
+    const result = reply.result as { protocol: unknown; capabilities?: unknown };
+    assert.equal(result.protocol, 1);
+    assert.equal(result.capabilities, undefined);
+    const client = await realClientIn(sandbox, 'gemini');
+    try {
+      assert.equal((await client.connect()).status, 'connected');
+      const pending = client.openDiff(join(sandbox.workspace, 'z.txt'), 'z\n');
+      await pending.opened;
+      editor.notify('diff/accepted', { id: shown[0]!.id, content: '' });
+      assert.equal((await pending.result).status, 'rejected');
+      await editor.waitForLog('taken as a rejection');
+    } finally {
+      await client.kill();
+    }
+  });
+
+  it('a range with no version in common is refused, naming the versions spoken', async () => {
+    const other = new BridgeEditor(sandboxEnv(sandbox));
+    try {
+      const params = initializeParams(sandbox, process.pid, { min: '2.0', max: '2.4' });
+      const reply = await other.request('initialize', params);
+      assert.match(reply.error?.message ?? '', /speaks versions 1\.0, 1\.1/);
+    } finally {
+      await other.kill();
+    }
+  });
+
+  it('an editor that shows no diffs offers no diff tools, so the CLI asks in the terminal', async () => {
+    const contextOnly = new Sandbox();
+    const other = new BridgeEditor(sandboxEnv(contextOnly));
+    try {
+      const params = { ...initializeParams(contextOnly), capabilities: { diffs: false } };
+      assert.equal((await other.request('initialize', params)).error, undefined);
+      const client = await realClientIn(contextOnly, 'qwen');
+      try {
+        const state = await client.connect();
+        assert.equal(state.status, 'connected', state.details);
+        assert.equal(state.diffingEnabled, false);
+      } finally {
+        await client.kill();
+      }
+    } finally {
+      await other.kill();
+      contextOnly.remove();
+    }
+  });
+});
+
 describe('tandem bridge ends by itself', () => {
   it('when its stdin closes: the open diff is rejected and nothing is left behind', async () => {
     const sandbox = new Sandbox();
@@ -206,7 +298,10 @@ describe('tandem bridge ends by itself', () => {
       await pending.opened;
       editor.process.stdin.end();
       assert.equal((await pending.result).status, 'rejected');
-      assert.equal(await editor.exited, 0);
+      // It asks nothing of an editor that is gone: it ends well before the 15 s a diff/close
+      // reply may take (a generous bound, not a timing target).
+      const exit = await Promise.race([editor.exited, sleep(10_000).then(() => 'still running')]);
+      assert.equal(exit, 0);
       for (const path of files) await gone(path);
     } finally {
       await client.kill();

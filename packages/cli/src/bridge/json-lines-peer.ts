@@ -21,6 +21,7 @@ export class JsonLinesPeer {
   private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
   private readonly awaitingReply = new Set<JSONRPCID>();
   private nextId = 1;
+  private inputEnded = false;
   /** Resolves when the input ends. */
   readonly closed: Promise<void>;
 
@@ -42,6 +43,11 @@ export class JsonLinesPeer {
     const lines = createInterface({ input, crlfDelay: Infinity });
     lines.on('line', (line) => this.receive(line));
     this.closed = new Promise((resolve) => lines.once('close', resolve));
+    // An editor that closed its end can answer nothing: fail what waits, and what comes.
+    void this.closed.then(() => {
+      this.inputEnded = true;
+      this.rejectPending('the editor closed the connection');
+    });
   }
 
   /** Answers requests named `method` whose params pass `schema`. */
@@ -92,6 +98,7 @@ export class JsonLinesPeer {
     schema: S,
     timeoutMs: number,
   ): Promise<z.infer<S>> {
+    if (this.inputEnded) throw new Error(`${method}: the editor closed the connection`);
     const result: unknown = await this.rpc.timeout(timeoutMs).request(method, params, undefined);
     const parsed = schema.safeParse(result);
     if (!parsed.success) {

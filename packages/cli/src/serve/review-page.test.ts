@@ -75,8 +75,11 @@ describe('review page in Chromium', { skip: missing }, () => {
     answers = [];
     queue = new ReviewQueue({ warn: () => {} });
     queue.answerTo({
-      diffAccepted: (id, content) => answers.push(`accepted ${id}:\n${content}`),
-      diffRejected: (id) => answers.push(`rejected ${id}`),
+      diffAccepted: (id, content) =>
+        content === ''
+          ? { ok: false, code: 'empty-accept', message: 'The engine refused this accept.' }
+          : (answers.push(`accepted ${id}:\n${content}`), { ok: true }),
+      diffRejected: (id) => (answers.push(`rejected ${id}`), { ok: true as const }),
     });
     server = await ReviewServer.start({
       queue,
@@ -171,13 +174,17 @@ describe('review page in Chromium', { skip: missing }, () => {
     ]);
   });
 
-  test('an emptied proposal is not accepted: the CLIs would write their proposal instead', async () => {
-    await queue.showDiff(diff('emptied'));
+  test('an accept the engine refuses shows its reason and keeps the diff open', async () => {
+    await queue.showDiff(diff('refused'));
     await proposed().click();
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Delete');
     await page.keyboard.press('Control+Enter');
-    await page.locator('.toast-error', { hasText: 'An empty file cannot be accepted' }).waitFor();
+    await page.locator('.toast-error', { hasText: 'The engine refused this accept.' }).waitFor();
+    // The browser logs the refusal (422) it was shown; nothing else may be logged.
+    const refusal = pageProblems.findIndex((problem) => problem.includes('status of 422'));
+    assert.notEqual(refusal, -1);
+    pageProblems.splice(refusal, 1);
     assert.deepEqual(answers, []);
     assert.equal(queue.pending().length, 1);
   });

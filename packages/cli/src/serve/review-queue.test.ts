@@ -8,8 +8,11 @@ function answersSink() {
   const answers: string[] = [];
   return {
     answers,
-    diffAccepted: (id: string, content: string) => answers.push(`accepted ${id}: ${content}`),
-    diffRejected: (id: string) => answers.push(`rejected ${id}`),
+    diffAccepted: (id: string, content: string) => (
+      answers.push(`accepted ${id}: ${content}`),
+      { ok: true as const }
+    ),
+    diffRejected: (id: string) => (answers.push(`rejected ${id}`), { ok: true as const }),
   };
 }
 
@@ -88,20 +91,20 @@ describe('ReviewQueue', () => {
   test('accept reaches the engine with the content, once', async () => {
     const { queue, sink, warnings, changes } = setUp();
     await queue.showDiff(diff('a'));
-    assert.equal(queue.accept('a', 'final\n'), true);
-    assert.equal(queue.accept('a', 'again\n'), false);
-    assert.equal(queue.reject('a'), false);
+    assert.equal(queue.accept('a', 'final\n').ok, true);
+    assert.equal(queue.accept('a', 'again\n').ok, false);
+    assert.equal(queue.reject('a').ok, false);
     assert.deepEqual(sink.answers, ['accepted a: final\n']);
     assert.equal(warnings.length, 2);
-    assert.match(warnings[0]!, /accept diff a: it is no longer pending/);
+    assert.match(warnings[0]!, /accept: diff a is no longer pending/);
     assert.deepEqual(changes.at(-1), { type: 'closed', id: 'a', outcome: 'accepted' });
   });
 
   test('reject reaches the engine, and a later accept is ignored with a warning', async () => {
     const { queue, sink, warnings } = setUp();
     await queue.showDiff(diff('a'));
-    assert.equal(queue.reject('a'), true);
-    assert.equal(queue.accept('a', 'late\n'), false);
+    assert.equal(queue.reject('a').ok, true);
+    assert.equal(queue.accept('a', 'late\n').ok, false);
     assert.deepEqual(sink.answers, ['rejected a']);
     assert.match(warnings[0]!, /no longer pending/);
   });
@@ -110,7 +113,7 @@ describe('ReviewQueue', () => {
     const { queue, sink, warnings } = setUp();
     await queue.showDiff(diff('a'));
     await queue.closeDiff('a');
-    assert.equal(queue.accept('a', 'x'), false);
+    assert.equal(queue.accept('a', 'x').ok, false);
     assert.equal(queue.updateDraft('a', 'x'), false);
     assert.deepEqual(sink.answers, []);
     assert.equal(warnings.length, 2);

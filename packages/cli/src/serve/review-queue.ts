@@ -1,4 +1,10 @@
-import type { ConnectedClient, DiffRequest, EditorEvents, EditorPort } from '@tandem/core';
+import type {
+  ConnectedClient,
+  DiffAnswer,
+  DiffRequest,
+  EditorEvents,
+  EditorPort,
+} from '@tandem/core';
 import type { Review, ReviewClient, ReviewEvent, ReviewOutcome } from './review-protocol.js';
 
 /** The part of the engine that hears the user's answers. */
@@ -75,28 +81,37 @@ export class ReviewQueue implements EditorPort {
     return true;
   }
 
-  /** The user accepted the diff with `content` as the final text. False when not pending. */
-  accept(id: string, content: string): boolean {
-    if (!this.answerable(id, 'accept')) return false;
-    this.reviews.get(id)!.draft = content;
-    this.finish(id, 'accepted');
-    this.answers!.diffAccepted(id, content);
-    return true;
+  /**
+   * The user accepted the diff with `content` as the final text. What the engine says: a refused
+   * accept (an emptied proposal) leaves the diff pending with the user's text as its draft.
+   */
+  accept(id: string, content: string): DiffAnswer {
+    const review = this.reviews.get(id);
+    if (!review) return this.notPending(id, 'accept');
+    const answer = this.engine().diffAccepted(id, content);
+    if (answer.ok) this.finish(id, 'accepted');
+    else if (answer.code === 'not-open') this.finish(id, 'closed');
+    else review.draft = content;
+    return answer;
   }
 
-  /** The user rejected the diff. False when not pending. */
-  reject(id: string): boolean {
-    if (!this.answerable(id, 'reject')) return false;
-    this.finish(id, 'rejected');
-    this.answers!.diffRejected(id);
-    return true;
+  /** The user rejected the diff. */
+  reject(id: string): DiffAnswer {
+    if (!this.reviews.has(id)) return this.notPending(id, 'reject');
+    const answer = this.engine().diffRejected(id);
+    this.finish(id, answer.ok ? 'rejected' : 'closed');
+    return answer;
   }
 
-  private answerable(id: string, verb: string): boolean {
+  private engine(): DiffAnswers {
     if (!this.answers) throw new Error('The review queue has no engine to answer to');
-    if (this.reviews.has(id)) return true;
-    this.log.warn(`Ignored a request to ${verb} diff ${id}: it is no longer pending`);
-    return false;
+    return this.answers;
+  }
+
+  private notPending(id: string, verb: string): DiffAnswer {
+    const message = `diff ${id} is no longer pending`;
+    this.log.warn(`Ignored a request to ${verb}: ${message}`);
+    return { ok: false, code: 'not-open', message };
   }
 
   private finish(id: string, outcome: ReviewOutcome): void {

@@ -88,8 +88,11 @@ describe('ReviewServer', () => {
     const log = { warn: (message: string) => warnings.push(message), error: () => {} };
     queue = new ReviewQueue(log);
     queue.answerTo({
-      diffAccepted: (id, content) => answers.push(`accepted ${id}: ${content}`),
-      diffRejected: (id) => answers.push(`rejected ${id}`),
+      diffAccepted: (id, content) => (
+        answers.push(`accepted ${id}: ${content}`),
+        { ok: true as const }
+      ),
+      diffRejected: (id) => (answers.push(`rejected ${id}`), { ok: true as const }),
     });
     server = await ReviewServer.start({
       queue,

@@ -150,13 +150,15 @@ export class ReviewServer {
       throw new RequestError(400, 'The body must be JSON: {"content": "<text>"}');
     }
     const queue = this.options.queue;
-    const done =
-      action === 'draft'
-        ? queue.updateDraft(id, content as string)
-        : action === 'accept'
-          ? queue.accept(id, content as string)
-          : queue.reject(id);
-    if (!done) throw new RequestError(409, 'This diff is no longer pending');
+    if (action === 'draft') {
+      if (!queue.updateDraft(id, content as string)) {
+        throw new RequestError(409, 'This diff is no longer pending');
+      }
+    } else {
+      const answer = action === 'accept' ? queue.accept(id, content as string) : queue.reject(id);
+      if (!answer.ok)
+        throw new RequestError(answer.code === 'not-open' ? 409 : 422, answer.message);
+    }
     response.writeHead(204);
     response.end();
   }

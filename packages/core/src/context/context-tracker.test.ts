@@ -3,13 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ideContextSchema } from '../notifications.js';
-import {
-  ContextTracker,
-  MAX_OPEN_FILES,
-  MAX_SELECTED_TEXT,
-  trimSelection,
-} from './context-tracker.js';
+import { ideContextSchema } from '../mcp/ide-notifications.js';
+import { MAX_OPEN_FILES, MAX_SELECTED_TEXT, trimSelection } from '../clients/context-limits.js';
+import { ContextTracker } from './context-tracker.js';
 
 describe('ContextTracker', () => {
   let dir: string;

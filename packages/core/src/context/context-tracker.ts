@@ -1,14 +1,23 @@
 import { statSync } from 'node:fs';
-import type { IdeContext, OpenFile } from '../notifications.js';
-
-/** The clients keep the 10 newest files and cut the selection at 16384 characters. */
-export const MAX_OPEN_FILES = 10;
-export const MAX_SELECTED_TEXT = 16384;
-const TRUNCATION_MARK = '... [TRUNCATED]';
+import { MAX_OPEN_FILES, trimSelection } from '../clients/context-limits.js';
 
 interface TrackedFile {
   /** When the file was last focused (or opened, if never focused): the clients sort by it. */
   timestamp: number;
+}
+
+/** One open file as the CLIs see it; only the active file has a cursor and a selection. */
+export interface ContextFile {
+  path: string;
+  timestamp: number;
+  isActive?: boolean;
+  cursor?: { line: number; character: number };
+  selectedText?: string;
+}
+
+/** What the editor shows, newest file first, within the clients' limits. */
+export interface EditorContext {
+  workspaceState: { openFiles: ContextFile[]; isTrusted?: boolean };
 }
 
 interface Cursor {
@@ -18,7 +27,7 @@ interface Cursor {
 }
 
 /**
- * Turns editor events into one normalized `IdeContext`: newest first, only files that exist on
+ * Turns editor events into one normalized `EditorContext`: newest first, only files that exist on
  * disk, the active file alone carrying cursor and selection, trimmed to the clients' limits so
  * that what the CLI keeps is exactly what was sent.
  */
@@ -75,13 +84,13 @@ export class ContextTracker {
     this.onChange();
   }
 
-  snapshot(): IdeContext {
-    const openFiles: OpenFile[] = [];
+  snapshot(): EditorContext {
+    const openFiles: ContextFile[] = [];
     const newestFirst = [...this.files].sort(([, a], [, b]) => b.timestamp - a.timestamp);
     for (const [path, { timestamp }] of newestFirst) {
       if (openFiles.length === MAX_OPEN_FILES) break;
       if (!isFileOnDisk(path)) continue;
-      const file: OpenFile = { path, timestamp };
+      const file: ContextFile = { path, timestamp };
       if (path === this.active) {
         file.isActive = true;
         if (this.cursor) {
@@ -112,13 +121,4 @@ function isFileOnDisk(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Cuts at the clients' limit, marked as they mark it, without splitting a surrogate pair. */
-export function trimSelection(text: string): string {
-  if (text.length <= MAX_SELECTED_TEXT) return text;
-  let end = MAX_SELECTED_TEXT - TRUNCATION_MARK.length;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return text.slice(0, end) + TRUNCATION_MARK;
 }

@@ -1,18 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ConnectedClient, EditorPort } from '../editor-port.js';
+import { emptyAcceptRefusal } from '../clients/diff-rules.js';
+import type { ConnectedClient, DiffAnswer, EditorPort } from '../editor-port.js';
 import type { Logger } from '../log.js';
-import type { IdeNotification } from '../notifications.js';
 import { DiffRegistry, type OpenDiff } from './diff-registry.js';
 
-/** Sends a notification to one CLI session. */
-export type NotifySession = (sessionId: string, notification: IdeNotification) => Promise<void>;
+/** What a CLI session is told, later, about a diff it opened. */
+export type DiffOutcome =
+  | { outcome: 'accepted'; filePath: string; content: string }
+  | { outcome: 'rejected'; filePath: string };
+
+/** Tells one CLI session the outcome of its diff (the protocol binding knows how). */
+export type SendOutcome = (sessionId: string, outcome: DiffOutcome) => Promise<void>;
+
+/** A request that could not be carried out, with the reason for the CLI. */
+export type Refusal = { ok: false; reason: string };
 
 /**
- * The diffs between the CLIs and the editor: the `openDiff` and `closeDiff` tools, the user's
- * answers, and the rule that every diff gets exactly one answer — even when its CLI leaves or
- * the engine stops.
+ * The diffs between the CLIs and the editor: opening and closing them, the user's answers, and
+ * the rule that every diff gets exactly one answer — even when its CLI leaves or the engine
+ * stops. It knows nothing of the protocol the CLIs speak.
  */
 export class DiffCoordinator {
   private readonly diffs = new DiffRegistry();
@@ -20,24 +27,24 @@ export class DiffCoordinator {
 
   constructor(
     private readonly editor: EditorPort,
-    private readonly notify: NotifySession,
+    private readonly send: SendOutcome,
     private readonly log: Logger,
   ) {}
 
-  /** The `openDiff` tool: shown in the editor, or an error with the reason. */
+  /** Shows the proposal in the editor; resolves once shown. The outcome is sent later. */
   async open(
     client: ConnectedClient,
     filePath: string,
     newContent: string,
-  ): Promise<CallToolResult> {
-    if (this.closed) return failure('The editor is shutting down.');
-    if (!isAbsolute(filePath)) return failure(`filePath must be absolute: ${filePath}`);
+  ): Promise<{ ok: true } | Refusal> {
+    if (this.closed) return refusal('The editor is shutting down.');
+    if (!isAbsolute(filePath)) return refusal(`filePath must be absolute: ${filePath}`);
     let oldContent: string | null;
     try {
       oldContent = await readFile(filePath, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') return failure(`Cannot diff ${filePath}: ${describeFsError(code)}`);
+      if (code !== 'ENOENT') return refusal(`Cannot diff ${filePath}: ${describeFsError(code)}`);
       oldContent = null;
     }
     const replaced = this.diffs.find(client.sessionId, filePath);
@@ -46,50 +53,57 @@ export class DiffCoordinator {
       this.diffs.remove(replaced.id);
       await this.editor.closeDiff(replaced.id).catch(() => undefined);
     }
-    const diff = this.diffs.add(client.sessionId, filePath, client);
+    const diff = this.diffs.add({ sessionId: client.sessionId, filePath, newContent, client });
     try {
       await this.editor.showDiff({ ...diff, oldContent, newContent });
     } catch (error) {
       this.diffs.remove(diff.id);
       // A view that shows up after all (a reply that came too late) must not linger.
       void this.editor.closeDiff(diff.id).catch(() => undefined);
-      return failure(`The editor could not show the diff: ${errorMessage(error)}`);
+      return refusal(`The editor could not show the diff: ${errorMessage(error)}`);
     }
-    return { content: [] };
+    return { ok: true };
   }
 
-  /** The `closeDiff` tool: closes the view and returns its text, as `{"content": ...}`. */
+  /**
+   * The CLI closes its diff (the user answered in the terminal): the view closes and its text
+   * is returned (`null` when no such diff is open). With `silent`, no outcome is sent.
+   */
   async close(
     sessionId: string,
     filePath: string,
-    suppressNotification: boolean,
-  ): Promise<CallToolResult> {
+    silent: boolean,
+  ): Promise<{ ok: true; content: string | null } | Refusal> {
     const diff = this.diffs.find(sessionId, filePath);
-    if (!diff) return closed(null);
+    if (!diff) return { ok: true, content: null };
     this.diffs.remove(diff.id);
     let content: string;
     try {
       content = await this.editor.closeDiff(diff.id);
     } catch (error) {
-      return failure(`The editor could not close the diff: ${errorMessage(error)}`);
+      if (!silent) await this.reject(diff);
+      return refusal(`The editor could not close the diff: ${errorMessage(error)}`);
     }
-    if (!suppressNotification) await this.reject(diff);
-    return closed(content);
+    if (!silent) await this.reject(diff);
+    return { ok: true, content };
   }
 
-  accepted(id: string, content: string): void {
-    const diff = this.take(id, 'accepted');
-    if (diff) {
-      void this.notify(diff.sessionId, {
-        method: 'ide/diffAccepted',
-        params: { filePath: diff.filePath, content },
-      });
-    }
+  accepted(id: string, content: string): DiffAnswer {
+    const diff = this.diffs.get(id);
+    if (!diff) return this.notOpen(id, 'accepted');
+    const refused = emptyAcceptRefusal(diff.newContent, content);
+    if (refused) return { ok: false, code: 'empty-accept', message: refused };
+    this.diffs.remove(id);
+    void this.send(diff.sessionId, { outcome: 'accepted', filePath: diff.filePath, content });
+    return { ok: true };
   }
 
-  rejected(id: string): void {
-    const diff = this.take(id, 'rejected');
-    if (diff) void this.reject(diff);
+  rejected(id: string): DiffAnswer {
+    const diff = this.diffs.get(id);
+    if (!diff) return this.notOpen(id, 'rejected');
+    this.diffs.remove(id);
+    void this.reject(diff);
+    return { ok: true };
   }
 
   /** A session went away: the diffs it left open are closed in the editor. */
@@ -113,29 +127,18 @@ export class DiffCoordinator {
   }
 
   private reject(diff: OpenDiff): Promise<void> {
-    return this.notify(diff.sessionId, {
-      method: 'ide/diffRejected',
-      params: { filePath: diff.filePath },
-    });
+    return this.send(diff.sessionId, { outcome: 'rejected', filePath: diff.filePath });
   }
 
-  private take(id: string, outcome: string): OpenDiff | undefined {
-    const diff = this.diffs.get(id);
-    if (!diff || !this.diffs.remove(id)) {
-      this.log.warn(`diff ${id} ${outcome}, but it is not open (already answered or closed)`);
-      return undefined;
-    }
-    return diff;
+  private notOpen(id: string, outcome: string): DiffAnswer {
+    const message = `diff ${id} is not open (already answered or closed)`;
+    this.log.warn(`${outcome}: ${message}`);
+    return { ok: false, code: 'not-open', message };
   }
 }
 
-function failure(text: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text }] };
-}
-
-/** The clients read `JSON.parse(text).content` (SPEC-NOTES §2). */
-function closed(content: string | null): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify({ content }) }] };
+function refusal(reason: string): Refusal {
+  return { ok: false, reason };
 }
 
 function errorMessage(error: unknown): string {

@@ -4,8 +4,10 @@ import type { ConnectedClient } from '../editor-port.js';
 export interface OpenDiff {
   id: string;
   sessionId: string;
-  /** Exactly as the CLI sent it: notifications must echo it byte for byte. */
+  /** Exactly as the CLI sent it: outcomes must echo it byte for byte. */
   filePath: string;
+  /** What the CLI proposed. */
+  newContent: string;
   client: ConnectedClient;
 }
 
@@ -18,10 +20,10 @@ export class DiffRegistry {
   private nextNumber = 1;
 
   /** Records a new diff and returns it, with an id unique for the registry's life. */
-  add(sessionId: string, filePath: string, client: ConnectedClient): OpenDiff {
-    const diff = { id: `diff-${this.nextNumber++}`, sessionId, filePath, client };
-    this.byId.set(diff.id, diff);
-    return diff;
+  add(diff: Omit<OpenDiff, 'id'>): OpenDiff {
+    const added = { id: `diff-${this.nextNumber++}`, ...diff };
+    this.byId.set(added.id, added);
+    return added;
   }
 
   get(id: string): OpenDiff | undefined {

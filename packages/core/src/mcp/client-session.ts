@@ -1,21 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { EditorContext } from '../context/context-tracker.js';
+import type { Refusal } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Logger } from '../log.js';
-import { invalidity, type IdeContext, type IdeNotification } from '../notifications.js';
 import { describeClient } from './client-name.js';
+import { contextNotification, invalidity, type IdeNotification } from './ide-notifications.js';
+import { closeDiffResult, openDiffResult } from './tool-results.js';
 
 /** What a session asks of the engine. */
 export interface SessionHost {
-  openDiff(session: ClientSession, filePath: string, newContent: string): Promise<CallToolResult>;
+  openDiff(
+    session: ClientSession,
+    filePath: string,
+    newContent: string,
+  ): Promise<{ ok: true } | Refusal>;
   closeDiff(
     session: ClientSession,
     filePath: string,
     suppressNotification: boolean,
-  ): Promise<CallToolResult>;
+  ): Promise<{ ok: true; content: string | null } | Refusal>;
   /** The GET stream opened: the session can now receive notifications. */
   streamOpened(session: ClientSession): void;
   /** The session has an id: requests can be routed to it. */
@@ -42,19 +48,30 @@ export class ClientSession {
 
   constructor(
     private readonly host: SessionHost,
+    showsDiffs: boolean,
     private readonly log: Logger,
   ) {
     this.server = new McpServer(
       { name: 'tandem', version: '0.1.0' },
       { capabilities: { tools: {}, logging: {} } },
     );
+    if (showsDiffs) this.registerDiffTools();
+    this.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: () => this.host.sessionInitialized(this),
+    });
+  }
+
+  /** Both tools, or the CLIs turn diffing off (SPEC-NOTES §2). */
+  private registerDiffTools(): void {
     this.server.registerTool(
       'openDiff',
       {
         description: 'Opens a diff view in the editor for a proposed change to a file.',
         inputSchema: { filePath: z.string(), newContent: z.string() },
       },
-      ({ filePath, newContent }) => this.host.openDiff(this, filePath, newContent),
+      async ({ filePath, newContent }) =>
+        openDiffResult(await this.host.openDiff(this, filePath, newContent)),
     );
     this.server.registerTool(
       'closeDiff',
@@ -62,13 +79,9 @@ export class ClientSession {
         description: 'Closes the diff view of a file and returns its current proposed content.',
         inputSchema: { filePath: z.string(), suppressNotification: z.boolean().optional() },
       },
-      ({ filePath, suppressNotification }) =>
-        this.host.closeDiff(this, filePath, suppressNotification ?? false),
+      async ({ filePath, suppressNotification }) =>
+        closeDiffResult(await this.host.closeDiff(this, filePath, suppressNotification ?? false)),
     );
-    this.transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: () => this.host.sessionInitialized(this),
-    });
   }
 
   get id(): string {
@@ -108,11 +121,11 @@ export class ClientSession {
   }
 
   /** Sends the context unless this session already has exactly this one. */
-  sendContext(context: IdeContext): void {
+  sendContext(context: EditorContext): void {
     const json = JSON.stringify(context);
     if (!this.streamOpen || json === this.lastContext) return;
     this.lastContext = json;
-    this.notify({ method: 'ide/contextUpdate', params: context });
+    void this.notify(contextNotification(context));
   }
 
   /**

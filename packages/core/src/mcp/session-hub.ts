@@ -1,20 +1,32 @@
-import { isInitializeRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { EditorContext } from '../context/context-tracker.js';
+import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Logger } from '../log.js';
-import type { IdeContext, IdeNotification } from '../notifications.js';
 import { ClientSession, type SessionHost } from './client-session.js';
+import { outcomeNotification } from './ide-notifications.js';
 
 /** What the hub needs from the rest of the engine. */
 export interface SessionHubOptions {
-  openDiff(client: ConnectedClient, filePath: string, newContent: string): Promise<CallToolResult>;
-  closeDiff(sessionId: string, filePath: string, suppress: boolean): Promise<CallToolResult>;
+  openDiff(
+    client: ConnectedClient,
+    filePath: string,
+    newContent: string,
+  ): Promise<{ ok: true } | Refusal>;
+  closeDiff(
+    sessionId: string,
+    filePath: string,
+    suppress: boolean,
+  ): Promise<{ ok: true; content: string | null } | Refusal>;
   /** A session ended; its diffs must be closed in the editor. */
   sessionEnded(sessionId: string): Promise<void>;
   clientsChanged(clients: ConnectedClient[]): void;
   /** The context to send a session whose stream just opened. */
-  currentContext(): IdeContext;
+  currentContext(): EditorContext;
   /** How long a session whose stream closed may take to reopen it before it is ended. */
   graceMs: number;
+  /** Whether the diff tools are offered at all. */
+  showsDiffs: boolean;
   log: Logger;
 }
 
@@ -50,7 +62,7 @@ export class SessionHub implements SessionHost {
     const isNew = !session && request.method === 'POST' && isInitializeRequest(body);
     if (isNew) {
       if (this.closing) return reply(jsonRpcError(503, 'The editor is shutting down'));
-      session = new ClientSession(this, this.options.log);
+      session = new ClientSession(this, this.options.showsDiffs, this.options.log);
       session.noteProtocolVersion(
         (body as { params: { protocolVersion?: unknown } }).params.protocolVersion,
       );
@@ -74,14 +86,15 @@ export class SessionHub implements SessionHost {
   }
 
   /** Sends every session the context (each gets it only if it changed for it). */
-  broadcast(context: IdeContext): void {
+  broadcast(context: EditorContext): void {
     for (const session of this.sessions.values()) session.sendContext(context);
   }
 
-  notify(sessionId: string, notification: IdeNotification): Promise<void> {
+  /** Tells the session that opened a diff how it ended, as an `ide/*` notification. */
+  sendOutcome(sessionId: string, outcome: DiffOutcome): Promise<void> {
     const session = this.sessions.get(sessionId);
-    if (session) return session.notify(notification);
-    this.options.log.warn(`${notification.method} dropped: its CLI session ${sessionId} is gone`);
+    if (session) return session.notify(outcomeNotification(outcome));
+    this.options.log.warn(`diff ${outcome.outcome} dropped: its CLI session ${sessionId} is gone`);
     return Promise.resolve();
   }
 

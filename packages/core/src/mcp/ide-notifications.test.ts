@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invalidity, type IdeNotification } from './notifications.js';
+import { invalidity, type IdeNotification } from './ide-notifications.js';
 
 describe('outgoing notifications are checked against the clients’ schemas', () => {
   it('passes valid ones', () => {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { EditorContext } from '../context/context-tracker.js';
+import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 
 /**
  * The `ide/*` notifications, with schemas as strict as the clients' own (SPEC-NOTES §1, §3): a
@@ -41,4 +43,19 @@ export function invalidity(notification: IdeNotification): string | undefined {
   const result = schemas[notification.method].safeParse(notification.params);
   if (result.success) return undefined;
   return `${notification.method}: ${z.prettifyError(result.error).replaceAll('\n', ' ')}`;
+}
+
+/** The context update a session receives. */
+export function contextNotification(context: EditorContext): IdeNotification {
+  return { method: 'ide/contextUpdate', params: context };
+}
+
+/** The notification that tells a CLI how its diff ended. */
+export function outcomeNotification(outcome: DiffOutcome): IdeNotification {
+  return outcome.outcome === 'accepted'
+    ? {
+        method: 'ide/diffAccepted',
+        params: { filePath: outcome.filePath, content: outcome.content },
+      }
+    : { method: 'ide/diffRejected', params: { filePath: outcome.filePath } };
 }
