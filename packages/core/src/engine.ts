@@ -1,4 +1,5 @@
 import { ContextTracker } from './context/context-tracker.js';
+import { UpdatePacer } from './context/update-pacer.js';
 import { DiffCoordinator } from './diffs/diff-coordinator.js';
 import { DiscoveryFiles, type DiscoveryOptions } from './discovery/discovery-files.js';
 import type {
@@ -30,7 +31,10 @@ export interface EngineOptions {
   allowContainerHost?: boolean;
   /** The largest request body accepted (default 64 MiB: a large source file, JSON-escaped). */
   maxBodyBytes?: number;
-  /** Editor events within this window are sent as one context update (default 50 ms). */
+  /**
+   * At most one context update per this window (default 50 ms): the first editor event after a
+   * quiet moment is sent at once, the rest of the window's events as one trailing update.
+   */
   contextDebounceMs?: number;
   /** How long a session whose stream closed may take to reopen it before it is ended. */
   sessionGraceMs?: number;
@@ -50,16 +54,18 @@ export class Engine implements EditorEvents {
   private readonly tracker: ContextTracker;
   private readonly diffs: DiffCoordinator;
   private readonly sessions: SessionHub;
-  private readonly contextDebounceMs: number;
+  private readonly contextPacer: UpdatePacer;
   private workspaceFolders: string[];
-  private contextTimer: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
 
   private constructor(private readonly options: EngineOptions) {
     this.log = options.log ?? silentLogger;
-    this.contextDebounceMs = options.contextDebounceMs ?? 50;
     this.workspaceFolders = [...options.workspaceFolders];
-    this.tracker = new ContextTracker(() => this.scheduleContext());
+    this.contextPacer = new UpdatePacer(
+      () => this.sessions.broadcast(this.tracker.snapshot()),
+      options.contextDebounceMs ?? 50,
+    );
+    this.tracker = new ContextTracker(() => this.contextPacer.changed());
     this.tracker.trustChanged(options.isTrusted);
     this.discovery = new DiscoveryFiles(options.discovery ?? {}, this.log);
     this.diffs = new DiffCoordinator(
@@ -162,7 +168,7 @@ export class Engine implements EditorEvents {
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      clearTimeout(this.contextTimer);
+      this.contextPacer.stop();
       await this.diffs.rejectAll();
       await this.discovery.remove();
       await this.sessions.closeAll();
@@ -170,15 +176,6 @@ export class Engine implements EditorEvents {
       this.log.info('stopped');
     })();
     return this.stopping;
-  }
-
-  /** Editor events within the debounce window leave as one update, at most one per window. */
-  private scheduleContext(): void {
-    if (this.contextTimer || this.stopping) return;
-    this.contextTimer = setTimeout(() => {
-      this.contextTimer = undefined;
-      this.sessions.broadcast(this.tracker.snapshot());
-    }, this.contextDebounceMs);
   }
 
   private async writeDiscovery(): Promise<void> {
