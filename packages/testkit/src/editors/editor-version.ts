@@ -11,7 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { installed } from '../needs.js';
-import { EDITORS, matchesLabel, type EditorName, type Suite } from './registry.js';
+import {
+  EDITORS,
+  matchesLabel,
+  type EditorName,
+  type Suite,
+  type VersionSource,
+} from './registry.js';
 
 const IN_ROOT = fileURLToPath(new URL('./in-root.sh', import.meta.url));
 
@@ -34,7 +40,9 @@ export function editorRoots(): string {
   return process.env.TANDEM_EDITOR_ROOTS || path.join(cache, 'tandem', 'editor-roots');
 }
 
-type Found = { editor: EditorVersion; reason?: undefined } | { editor?: undefined; reason: string };
+/** An editor ready to run, or why it is not. */
+export type Found =
+  { editor: EditorVersion; reason?: undefined } | { editor?: undefined; reason: string };
 
 const found = new Map<string, Found>();
 
@@ -49,13 +57,18 @@ export function findEditor(editor: EditorName, label: string): Found {
   return result;
 }
 
-function lookUp(editor: EditorName, label: string): Found {
+/** The registry's entry for `label`; `named` says where the label came from, for the error. */
+function sourceOf(editor: EditorName, label: string, named: string): VersionSource {
   const family = EDITORS[editor];
   const source = family.versions.find((version) => version.label === label);
-  if (!source) {
-    const known = family.versions.map((version) => version.label).join(', ');
-    throw new Error(`${family.title} ${label} is not a tested version (known: ${known})`);
-  }
+  if (source) return source;
+  const known = family.versions.map((version) => version.label).join(', ');
+  throw new Error(`${named}: not a tested version of ${family.title} (known: ${known})`);
+}
+
+function lookUp(editor: EditorName, label: string): Found {
+  const family = EDITORS[editor];
+  const source = sourceOf(editor, label, label);
   const wanted = `${family.title} ${label}`;
   let command: EditorVersion['command'];
   if (source.from === 'system') {
@@ -101,16 +114,8 @@ function selected(editor: EditorName): string[] | undefined {
   const value = process.env[family.variable]?.trim();
   if (!value) return undefined;
   const labels = value.split(',').map((label) => label.trim());
-  for (const label of labels) findEditorLabel(editor, label);
+  for (const label of labels) sourceOf(editor, label, `${family.variable}=${label}`);
   return labels;
-}
-
-function findEditorLabel(editor: EditorName, label: string): void {
-  const family = EDITORS[editor];
-  if (!family.versions.some((version) => version.label === label)) {
-    const known = family.versions.map((version) => version.label).join(', ');
-    throw new Error(`${family.variable}=${label}: not a tested version (known: ${known})`);
-  }
 }
 
 /**
