@@ -1,0 +1,125 @@
+/**
+ * Context in real Emacs (in tmux, moved with real keys), as the real Gemini CLI and Qwen Code
+ * clients receive it: the active file, point in characters on a line of wide characters, the
+ * region, and only buffers that visit real files.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { realClientIn, type IdeContext, type RealClient } from '@tandem/testkit';
+import { EmacsSession, Sandbox, skipReason } from './emacs-session.js';
+
+const skip = skipReason({ sidecar: true, tmux: true });
+
+function active(context: IdeContext | undefined) {
+  return context?.workspaceState?.openFiles?.find((file) => file.isActive);
+}
+
+function paths(context: IdeContext | undefined): string[] {
+  return (context?.workspaceState?.openFiles ?? []).map((file) => file.path).sort();
+}
+
+for (const kind of ['gemini', 'qwen'] as const) {
+  describe(`context from Emacs reaches the real ${kind} client`, { skip }, () => {
+    const scene = {} as { sandbox: Sandbox; emacs: EmacsSession; client: RealClient };
+    let wide = '';
+    let other = '';
+
+    before(async () => {
+      scene.sandbox = new Sandbox();
+      wide = path.join(scene.sandbox.workspace, 'wide.txt');
+      other = path.join(scene.sandbox.workspace, 'other.py');
+      writeFileSync(wide, 'first line\nhéllo 文件 x\n');
+      writeFileSync(other, 'print(1)\n');
+      scene.emacs = await EmacsSession.start(scene.sandbox, { tandem: true });
+      scene.client = await realClientIn(scene.sandbox, kind);
+      const state = await scene.client.connect();
+      assert.equal(state.status, 'connected', state.details);
+    });
+    after(async () => {
+      await scene.client?.kill();
+      await scene.emacs?.close();
+      scene.sandbox?.remove();
+    });
+
+    test('a file visited with C-x C-f is active, point at line 1, character 1', async () => {
+      await scene.emacs.press('C-x', 'C-f');
+      await scene.emacs.type(wide);
+      await scene.emacs.press('Enter');
+      const context = await scene.client.waitForContext((c) => active(c)?.path === wide);
+      assert.deepEqual(active(context)?.cursor, { line: 1, character: 1 });
+    });
+
+    test('point counts characters, not columns: the x of "héllo 文件 x" is 10', async () => {
+      await scene.emacs.press('C-n', 'C-e', 'C-b');
+      const context = await scene.client.waitForContext(
+        (c) => active(c)?.cursor?.line === 2 && active(c)?.cursor?.character === 10,
+      );
+      assert.equal(active(context)?.selectedText, undefined);
+      // Emacs itself counts display columns there: 11 (文 and 件 are two columns wide).
+      assert.equal(await scene.emacs.eval('(with-current-buffer (window-buffer) (current-column))'), '11');
+    });
+
+    test('the active region is the selected text, across lines; C-g ends it', async () => {
+      await scene.emacs.press('C-a', 'C-SPace');
+      await scene.emacs.press('C-p', 'C-f', 'C-f');
+      const selected = await scene.client.waitForContext(
+        (c) => active(c)?.selectedText === 'rst line\n',
+      );
+      assert.deepEqual(active(selected)?.cursor, { line: 1, character: 3 });
+      await scene.emacs.press('C-n', 'C-e');
+      await scene.client.waitForContext((c) => active(c)?.selectedText === 'héllo 文件 x');
+      await scene.emacs.press('C-g');
+      await scene.client.waitForContext(
+        (c) => active(c)?.cursor?.character === 11 && active(c)?.selectedText === undefined,
+      );
+    });
+
+    test('scratch, dired, a shell, an indirect and an unsaved new buffer are not files', async () => {
+      const fresh = path.join(scene.sandbox.workspace, 'fresh.txt');
+      await scene.emacs.press('C-x', 'b');
+      await scene.emacs.type('*scratch*');
+      await scene.emacs.press('Enter');
+      await scene.emacs.press('C-x', 'd');
+      await scene.emacs.press('Enter');
+      await scene.emacs.press('M-x');
+      await scene.emacs.type('shell');
+      await scene.emacs.press('Enter');
+      await scene.emacs.eval(
+        `(with-current-buffer (find-file-noselect ${JSON.stringify(wide)}) (clone-indirect-buffer "wide-indirect" nil))`,
+      );
+      await scene.emacs.press('C-x', 'C-f');
+      await scene.emacs.type(fresh);
+      await scene.emacs.press('Enter');
+      await scene.emacs.type('not saved yet');
+      await scene.emacs.settled();
+      // Nothing above changes what the client sees: the visited file stays the active one.
+      const status = await scene.emacs.status();
+      assert.equal(status.state, 'running');
+      const context = scene.client.latestContext();
+      assert.deepEqual(paths(context), [wide]);
+      assert.equal(active(context)?.path, wide);
+      // Saved, the new buffer is a file.
+      await scene.emacs.press('C-x', 'C-s');
+      await scene.client.waitForContext((c) => active(c)?.path === fresh);
+      assert.deepEqual(paths(scene.client.latestContext()), [fresh, wide].sort());
+    });
+
+    test('the file of the selected window is active; C-x k closes a file', async () => {
+      await scene.emacs.press('C-x', 'C-f');
+      await scene.emacs.type(other);
+      await scene.emacs.press('Enter');
+      await scene.client.waitForContext((c) => active(c)?.path === other);
+      await scene.emacs.press('C-x', '2', 'C-x', 'b');
+      await scene.emacs.type('wide.txt');
+      await scene.emacs.press('Enter');
+      await scene.client.waitForContext((c) => active(c)?.path === wide);
+      await scene.emacs.press('C-x', 'o');
+      await scene.client.waitForContext((c) => active(c)?.path === other);
+      await scene.emacs.press('C-x', 'k');
+      await scene.emacs.press('Enter');
+      await scene.client.waitForContext((c) => !paths(c).includes(other));
+    });
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * A real Emacs for tests: `emacs -nw` in a tmux pane (a real frame, real key presses), its
+ * server started so that `emacsclient --eval` can look inside, Tandem loaded from this
+ * repository's `emacs/` folder, and every directory it could write to made private.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import {
+  defaultEditor,
+  missing,
+  Sandbox,
+  shellQuote,
+  TANDEM,
+  TmuxPane,
+  waitFor,
+  type EditorVersion,
+} from '@tandem/testkit';
+
+export { Sandbox, waitFor };
+
+const run = promisify(execFile);
+
+export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+export const PACKAGE_DIR = path.join(ROOT, 'emacs');
+
+/** The Emacs under test: the one `$TANDEM_EMACS` names, else the system's (28.2). */
+export function emacsVersion(): EditorVersion {
+  const found = defaultEditor('emacs');
+  if (!found.editor) throw new Error(found.reason);
+  return found.editor;
+}
+
+/** The command line that runs `program` (`emacs`, `emacsclient`) of the Emacs under test. */
+export function emacsCommand(program = 'emacs'): string[] {
+  return emacsVersion().command(program);
+}
+
+/** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
+export function skipReason(needs: { sidecar?: boolean; tmux?: boolean } = {}): string | false {
+  const reasons =
+    needs.sidecar && !existsSync(TANDEM)
+      ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
+      : [];
+  const emacsMissing = defaultEditor('emacs').reason;
+  if (emacsMissing) reasons.push(emacsMissing);
+  return missing(needs.tmux ? ['tmux'] : [], reasons);
+}
+
+/** Emacs arguments: nothing of the user's, no native compilation, Tandem on the load path. */
+export function emacsArgs(...extra: string[]): string[] {
+  return [
+    '-Q',
+    '--eval',
+    '(setq native-comp-deferred-compilation nil)',
+    '-L',
+    PACKAGE_DIR,
+    ...extra,
+  ];
+}
+
+/** A Lisp string literal of `text`. */
+export function lispString(text: string): string {
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+export interface TandemStatus {
+  state: string;
+  error: string | null;
+  folder: string | null;
+  port: number | null;
+  clients: string[];
+  discoveryFiles: string[];
+  diffs: { id: string; path: string }[];
+}
+
+export interface EmacsOptions {
+  /** Turn `tandem-mode` on and wait until it runs. */
+  tandem?: boolean;
+  /** More arguments for Emacs, after Tandem's load path (e.g. files to visit). */
+  args?: string[];
+  /** More variables for Emacs. */
+  env?: Record<string, string>;
+  width?: number;
+  height?: number;
+}
+
+/** One `emacs -nw` in a tmux pane, in a sandbox. */
+export class EmacsSession {
+  private constructor(
+    readonly sandbox: Sandbox,
+    readonly pane: TmuxPane,
+    readonly socket: string,
+  ) {}
+
+  /** Starts Emacs in `sandbox.workspace` with Tandem on its load path and its server running. */
+  static async start(sandbox: Sandbox, options: EmacsOptions = {}): Promise<EmacsSession> {
+    const dir = path.join(sandbox.root, 'emacs-session');
+    // Emacs refuses a server directory that others may read.
+    const serverDir = path.join(dir, 'server');
+    mkdirSync(serverDir, { recursive: true, mode: 0o700 });
+    const socket = path.join(serverDir, 'server');
+    const start = `(progn (setq server-socket-dir ${lispString(serverDir)}) (server-start) (require 'json) (require 'tandem))`;
+    const command = [...emacsCommand(), '-nw', ...emacsArgs('--eval', start, ...(options.args ?? []))];
+    const pane = await TmuxPane.start({
+      dir,
+      cwd: sandbox.workspace,
+      shellLine: command.map(shellQuote).join(' '),
+      env: sandbox.env({ TERM: 'xterm-256color', ...options.env }),
+      width: options.width ?? 160,
+      height: options.height ?? 45,
+    });
+    const session = new EmacsSession(sandbox, pane, socket);
+    try {
+      await waitFor('the Emacs server', async () => {
+        const ending = await pane.ending();
+        if (ending) throw new Error(`Emacs ended (${ending}):\n${await pane.capture()}`);
+        return existsSync(socket) ? true : undefined;
+      });
+      await waitFor('Emacs to answer', () => session.eval('t'));
+      if (options.tandem) {
+        // As M-x would: in the buffer the user looks at.
+        await session.eval('(with-current-buffer (window-buffer (selected-window)) (tandem-mode 1))');
+        await session.waitForState('running');
+      }
+    } catch (error) {
+      await pane.stop();
+      throw error;
+    }
+    return session;
+  }
+
+  /** Evaluates `lisp` in Emacs; returns what emacsclient prints (Lisp's printed form). */
+  async eval(lisp: string): Promise<string> {
+    const [program, ...prefix] = emacsCommand('emacsclient');
+    const { stdout } = await run(program!, [...prefix, '-s', this.socket, '--eval', lisp], {
+      cwd: this.sandbox.workspace,
+      env: this.sandbox.env(),
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout.trim();
+  }
+
+  /** Evaluates `lisp` and returns its value as JSON (`json-encode`) parsed. */
+  async json<T>(lisp: string): Promise<T> {
+    const printed = await this.eval(
+      `(base64-encode-string (encode-coding-string (json-encode ${lisp}) 'utf-8) t)`,
+    );
+    return JSON.parse(Buffer.from(printed.replaceAll('"', ''), 'base64').toString('utf8')) as T;
+  }
+
+  /** Evaluates `lisp`, whose value is a string, and returns that string. */
+  text(lisp: string): Promise<string> {
+    return this.json<string>(lisp);
+  }
+
+  status(): Promise<TandemStatus> {
+    return this.json<TandemStatus>(`(let-alist (tandem-status-data)
+      (list (cons 'state .state) (cons 'error .error) (cons 'folder .folder) (cons 'port .port)
+            (cons 'clients (vconcat .clients)) (cons 'discoveryFiles (vconcat .discovery-files))
+            (cons 'diffs (vconcat (mapcar (lambda (d) (list (cons 'id (car d)) (cons 'path (cadr d)))) .diffs)))))`);
+  }
+
+  async waitForState(state: string): Promise<TandemStatus> {
+    return waitFor(`Tandem to be ${state}`, async () => {
+      const status = await this.status();
+      if (status.state === 'failed' && state !== 'failed') {
+        throw new Error(`Tandem failed: ${status.error}\n${await this.log()}`);
+      }
+      return status.state === state ? status : undefined;
+    });
+  }
+
+  /** Waits until `count` diffs are open. */
+  waitForDiffs(count: number, timeoutMs?: number): Promise<TandemStatus> {
+    return waitFor(
+      `${count} open diffs in Emacs`,
+      async () => {
+        const status = await this.status();
+        return status.diffs.length === count ? status : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
+  /** The log buffer of Tandem. */
+  log(): Promise<string> {
+    return this.text(`(if (get-buffer "*tandem-log*") (with-current-buffer "*tandem-log*" (buffer-string)) "")`);
+  }
+
+  /** tmux key names, e.g. `C-c`, `Enter`, `M-x`, or single characters. */
+  keys(...keys: string[]): Promise<void> {
+    return this.pane.sendKeys(...keys);
+  }
+
+  /** Types text literally. */
+  type(text: string): Promise<void> {
+    return this.pane.type(text);
+  }
+
+  /** Types keys one after the other, waiting until Emacs has taken each. */
+  async press(...keys: string[]): Promise<void> {
+    for (const key of keys) {
+      await this.keys(key);
+      await this.settled();
+    }
+  }
+
+  /** Resolves once Emacs has taken all input so far (the server answers only between commands). */
+  async settled(): Promise<void> {
+    await this.eval('t');
+  }
+
+  screen(): Promise<string> {
+    return this.pane.capture();
+  }
+
+  async waitForScreen(pattern: RegExp, timeoutMs?: number): Promise<string> {
+    let last = '';
+    return waitFor(
+      `${pattern} on the screen`,
+      async () => {
+        last = await this.screen();
+        return pattern.test(last) ? last : undefined;
+      },
+      timeoutMs,
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; screen:\n${last}`);
+    });
+  }
+
+  /** Waits until Emacs has ended by itself; returns how (see `TmuxPane.ending`). */
+  waitForExit(timeoutMs = 20_000): Promise<string> {
+    return waitFor('Emacs to exit', () => this.pane.ending(), timeoutMs);
+  }
+
+  /** Ends Emacs if it still runs, and its tmux server. */
+  async close(): Promise<void> {
+    if ((await this.pane.ending().catch(() => 'gone')) === undefined) {
+      await this.eval('(kill-emacs)').catch(() => undefined);
+      await waitFor('Emacs to exit', () => this.pane.ending(), 10_000).catch(() => undefined);
+    }
+    await this.pane.stop();
+  }
+}
