@@ -22,7 +22,7 @@ cwd=$(pwd -P)
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 for dir in /tmp "${TMPDIR:-/tmp}" "$checkout" "$cwd"; do
-  dir=$(cd "$dir" && pwd -P)
+  dir=$(cd "$dir" 2>/dev/null && pwd -P) || continue
   # Already visible through a bind made before (e.g. a folder under /tmp)?
   [ "$(stat -c %d:%i "$dir")" = "$(stat -c %d:%i "$root$dir" 2>/dev/null)" ] && continue
   mkdir -p "$root$dir"
