@@ -34,7 +34,8 @@ debian_mirror() {
 mirror=${TANDEM_DEBIAN_MIRROR:-$(debian_mirror | head -n 1)}
 mirror=${mirror:-http://deb.debian.org/debian}
 
-command -v debootstrap >/dev/null || apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+command -v debootstrap >/dev/null ||
+  apt-get install -y -qq --no-install-recommends debootstrap debian-archive-keyring >/dev/null
 mkdir -p "$roots"
 # One builder at a time; test runs never write to a root once it is built.
 exec 9>"$roots/.lock"
