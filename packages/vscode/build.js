@@ -1,0 +1,21 @@
+// Bundles the extension into one CommonJS file, the engine included from its source, so that
+// the .vsix needs no node_modules.
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/extension.ts'],
+  alias: { '@tandem/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+  outfile: 'dist/extension.cjs',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  // Provided by the extension host.
+  external: ['vscode'],
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  legalComments: 'linked',
+  logLevel: 'warning',
+});

@@ -1,0 +1,40 @@
+/**
+ * Tandem for VS Code and its family (VSCodium, Cursor, Windsurf, code-server): the engine runs
+ * in this extension host and serves Gemini CLI and Qwen Code at once.
+ */
+import * as vscode from 'vscode';
+import { askAboutOfficialCompanions } from './official-companions.js';
+import { onTerminationSignal } from './termination.js';
+import { WindowCompanion } from './window-companion.js';
+
+// VS Code calls activate() and deactivate() on the module: deactivate needs the companion.
+let companion: WindowCompanion | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = vscode.window.createOutputChannel('Tandem', { log: true });
+  const started = new WindowCompanion(context, log);
+  companion = started;
+  const removeSignalHandlers = onTerminationSignal(() => deactivate());
+  context.subscriptions.push(
+    log,
+    vscode.commands.registerCommand('tandem.showLog', () => log.show()),
+    { dispose: removeSignalHandlers },
+  );
+  void askAboutOfficialCompanions();
+  await started.start().catch((error: unknown) => {
+    log.error(`could not start: ${String(error)}`);
+    void vscode.window.showErrorMessage(`Tandem could not start: ${String(error)}`);
+  });
+}
+
+/** Window reload, quit, or the extension disabled: no CLI is left waiting on a diff. */
+export async function deactivate(): Promise<void> {
+  const stopping = companion;
+  companion = undefined;
+  if (!stopping) return;
+  try {
+    await stopping.stop();
+  } finally {
+    stopping.dispose();
+  }
+}

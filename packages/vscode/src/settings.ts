@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+
+/** The two CLIs, as the settings and the commands name them. */
+export const CLIS = {
+  geminiCli: {
+    label: 'Gemini CLI',
+    companionId: 'google.gemini-cli-vscode-ide-companion',
+    companionName: 'Gemini CLI Companion',
+    envPrefix: 'GEMINI_CLI_',
+  },
+  qwenCode: {
+    label: 'Qwen Code',
+    companionId: 'qwenlm.qwen-code-vscode-ide-companion',
+    companionName: 'Qwen Code Companion',
+    envPrefix: 'QWEN_CODE_',
+  },
+} as const;
+
+export type CliKey = keyof typeof CLIS;
+export const CLI_KEYS = Object.keys(CLIS) as CliKey[];
+
+function section(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('tandem');
+}
+
+/** Whether Tandem serves this CLI (`tandem.<cli>.serve`). */
+export function serves(cli: CliKey): boolean {
+  return section().get<boolean>(`${cli}.serve`, true);
+}
+
+/** Whether the user has decided `tandem.<cli>.serve` anywhere. */
+export function serveDecided(cli: CliKey): boolean {
+  const inspected = section().inspect<boolean>(`${cli}.serve`);
+  return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some(
+    (value) => value !== undefined,
+  );
+}
+
+export function setServes(cli: CliKey, value: boolean): Thenable<void> {
+  return section().update(`${cli}.serve`, value, vscode.ConfigurationTarget.Global);
+}
+
+/** The command line that starts the CLI in a terminal (`tandem.<cli>.command`). */
+export function cliCommand(cli: CliKey): string {
+  return section().get<string>(`${cli}.command`, cli === 'geminiCli' ? 'gemini' : 'qwen');
+}
+
+/** Whether integrated terminals get the variables (`tandem.terminal.environment`). */
+export function terminalEnvironment(): boolean {
+  return section().get<boolean>('terminal.environment', true);
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import {
+  CLIS,
+  CLI_KEYS,
+  cliCommand,
+  serves,
+  terminalEnvironment,
+  type CliKey,
+} from './settings.js';
+
+/**
+ * The integrated terminals of this window: the variables that make a CLI started in one of them
+ * connect to this window (not to another window with the same folder), and the commands that
+ * start a CLI in a new terminal.
+ */
+export class Terminals implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly collection: vscode.GlobalEnvironmentVariableCollection) {
+    // The port changes with every start: never restore an old one into a new window.
+    collection.persistent = false;
+    collection.description = 'Lets Gemini CLI and Qwen Code started here connect to this window';
+    this.subscriptions = [
+      vscode.commands.registerCommand('tandem.startGeminiCli', () => this.start('geminiCli')),
+      vscode.commands.registerCommand('tandem.startQwenCode', () => this.start('qwenCode')),
+    ];
+  }
+
+  /** Sets the engine's variables for the CLIs Tandem serves; clears them all without one. */
+  update(engineEnv: Record<string, string> | undefined): void {
+    this.collection.clear();
+    if (!engineEnv || !terminalEnvironment()) return;
+    const served = CLI_KEYS.filter(serves).map((cli) => CLIS[cli].envPrefix);
+    for (const [name, value] of Object.entries(engineEnv)) {
+      if (served.some((prefix) => name.startsWith(prefix))) this.collection.replace(name, value);
+    }
+  }
+
+  private start(cli: CliKey): void {
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    const terminal = vscode.window.createTerminal({ name: CLIS[cli].label, cwd: folder?.uri });
+    terminal.show();
+    terminal.sendText(cliCommand(cli));
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

@@ -1,0 +1,159 @@
+import * as vscode from 'vscode';
+import { Engine, parentPid, type ConnectedClient, type EngineOptions } from '@tandem/core';
+import { ContextFeed } from './context-feed.js';
+import { DiffViews } from './diff-views.js';
+import { channelLogger } from './log-channel.js';
+import { serves } from './settings.js';
+import { StatusItem } from './status-item.js';
+import { Terminals } from './terminals.js';
+
+/** Context updates within this window leave as one: short, so that a key press shows at once. */
+const CONTEXT_DEBOUNCE_MS = 10;
+
+/**
+ * Tandem in one window: the engine, hosted in this extension host, and the parts of the window
+ * that feed it and show what it says. Restarted when the set of served CLIs changes.
+ */
+export class WindowCompanion implements vscode.Disposable {
+  private engine: Engine | undefined;
+  private feed: ContextFeed | undefined;
+  private readonly diffs: DiffViews;
+  private readonly status = new StatusItem();
+  private readonly terminals: Terminals;
+  private readonly subscriptions: vscode.Disposable[];
+  /** Starts and stops run one after the other. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.diffs = new DiffViews(
+      {
+        accepted: (id, content) => this.running().diffAccepted(id, content),
+        rejected: (id) => this.running().diffRejected(id),
+      },
+      log,
+    );
+    this.terminals = new Terminals(context.environmentVariableCollection);
+    this.subscriptions = [
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.workspaceChanged()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceChanged()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('tandem')) void this.restart();
+      }),
+    ];
+  }
+
+  start(): Promise<void> {
+    return this.enqueue(async () => {
+      const gemini = serves('geminiCli');
+      const qwen = serves('qwenCode');
+      if (!gemini && !qwen) {
+        this.log.info('serving neither CLI (settings tandem.*.serve)');
+        this.terminals.update(undefined);
+        return;
+      }
+      const engine = await Engine.start(this.engineOptions(gemini, qwen));
+      this.engine = engine;
+      this.feed = new ContextFeed(engine);
+      this.terminals.update(engine.terminalEnv());
+      this.status.show(engine.clients(), engine.port);
+      this.log.info(`discovery files: ${engine.discoveryFiles.join(', ')}`);
+    });
+  }
+
+  /**
+   * Every open diff is rejected and the discovery files removed, without waiting on the window:
+   * on reload or quit it may already be gone.
+   */
+  stop(): Promise<void> {
+    return this.enqueue(() => this.stopEngine(true));
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.diffs.dispose();
+    this.terminals.dispose();
+    this.status.dispose();
+  }
+
+  private restart(): Promise<void> {
+    return this.enqueue(() => this.stopEngine(false)).then(() => this.start());
+  }
+
+  /** `windowGone`: the window is going away, so the diff views are not closed in it. */
+  private async stopEngine(windowGone: boolean): Promise<void> {
+    const engine = this.engine;
+    this.engine = undefined;
+    this.feed?.dispose();
+    this.feed = undefined;
+    if (windowGone) this.diffs.windowGone();
+    await engine?.stop();
+    this.status.show([], undefined);
+  }
+
+  private engineOptions(gemini: boolean, qwen: boolean): EngineOptions {
+    const ideProcess = parentPid(process.pid);
+    return {
+      // The extension host lives exactly as long as this window's engine: Qwen Code keeps the
+      // lock file while it is alive.
+      editor: {
+        name: 'vscode',
+        displayName: vscode.env.appName,
+        version: vscode.version,
+        pid: process.pid,
+      },
+      port: {
+        showDiff: (diff) => this.diffs.showDiff(diff),
+        closeDiff: (id) => this.diffs.closeDiff(id),
+        clientsChanged: (clients) => this.clientsChanged(clients),
+      },
+      workspaceFolders: workspaceFolders(),
+      isTrusted: vscode.workspace.isTrusted,
+      discovery: {
+        gemini,
+        qwenLock: qwen,
+        qwenLegacy: qwen,
+        // A shell in an integrated terminal is a child of the pty host, a sibling of this
+        // extension host: its grandparent, which Gemini CLI takes for the IDE, is our parent.
+        ...(ideProcess !== undefined && { geminiIdePid: ideProcess }),
+      },
+      contextDebounceMs: CONTEXT_DEBOUNCE_MS,
+      log: channelLogger(this.log),
+    };
+  }
+
+  private clientsChanged(clients: ConnectedClient[]): void {
+    this.status.show(clients, this.engine?.port);
+    this.log.info(
+      `connected: ${clients.map((c) => `${c.name} ${c.version}`).join(', ') || 'none'}`,
+    );
+  }
+
+  private workspaceChanged(): void {
+    void this.enqueue(async () => {
+      if (!this.engine) return;
+      await this.engine.workspaceChanged(workspaceFolders(), vscode.workspace.isTrusted);
+      this.terminals.update(this.engine.terminalEnv());
+    });
+  }
+
+  private running(): Engine {
+    if (!this.engine) throw new Error('Tandem is not running');
+    return this.engine;
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(step);
+    this.queue = next.catch((error: unknown) => this.log.error(String(error)));
+    return next;
+  }
+}
+
+/** The window's folders on disk (multi-root); the CLIs know nothing of remote schemes. */
+function workspaceFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => folder.uri.fsPath);
+}

@@ -1,0 +1,332 @@
+/**
+ * Real VS Code for the tests: code-server 4.100.3 (VS Code 1.100.3) with the packaged extension
+ * installed, served on 127.0.0.1 and driven through Debian's Chromium. `.ci/run` installs
+ * code-server into `.cache/code-server` (git-ignored); without it the tests skip, printed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  chromiumMissing,
+  launchChromium,
+  missing,
+  processGroupAlive,
+  waitFor,
+  waitUntil,
+  type Sandbox,
+} from '@tandem/testkit';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+export const CODE_SERVER = path.join(REPO, '.cache/code-server/node_modules/.bin/code-server');
+export const VSIX = path.join(REPO, 'packages/vscode/dist/tandem-companion.vsix');
+
+/** Why these tests cannot run here (printed; a failure under CI), or false. */
+export function skipReason(): string | false {
+  const reasons: string[] = [];
+  if (!existsSync(CODE_SERVER)) {
+    reasons.push(`code-server is not installed in .cache/code-server (see .ci/run)`);
+  }
+  if (!existsSync(VSIX)) reasons.push(`${VSIX} is not built (npm run build -w tandem-companion)`);
+  const browser = existsSync('/usr/bin/chromium') ? undefined : chromiumMissing();
+  return missing([], browser ? [browser, ...reasons] : reasons);
+}
+
+/** Settings that keep the window quiet and the terminal readable (DOM renderer). */
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+  'terminal.integrated.gpuAcceleration': 'off',
+  'terminal.integrated.defaultProfile.linux': 'bash',
+  'terminal.integrated.enablePersistentSessions': false,
+  'files.hotExit': 'off',
+  'editor.accessibilitySupport': 'off',
+  'window.confirmBeforeClose': 'never',
+};
+
+export interface CodeServerOptions {
+  /** Folders of the window; the first opens (the others are added as a multi-root workspace). */
+  folders?: string[];
+  /** Extra environment for code-server (and so for its terminals). */
+  env?: Record<string, string>;
+}
+
+/** One code-server with the extension, and a browser page showing its window. */
+export class CodeServer {
+  private constructor(
+    private readonly sandbox: Sandbox,
+    private readonly server: ChildProcess,
+    readonly url: string,
+    private readonly browser: BrowserContext,
+    readonly page: Page,
+    private readonly output: string[],
+  ) {}
+
+  static async start(sandbox: Sandbox, options: CodeServerOptions = {}): Promise<CodeServer> {
+    const dir = path.join(sandbox.root, 'code-server');
+    const userData = path.join(dir, 'user-data');
+    const extensions = path.join(dir, 'extensions');
+    const config = path.join(dir, 'config.yaml');
+    await mkdir(path.join(userData, 'User'), { recursive: true });
+    await writeFile(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS));
+    await writeFile(config, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
+    const env = sandbox.env({ ...options.env });
+    const common = [
+      '--config',
+      config,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensions,
+    ];
+    const install = spawnSync(CODE_SERVER, [...common, '--install-extension', VSIX], {
+      env,
+      encoding: 'utf8',
+    });
+    if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stderr}`);
+
+    const folders = options.folders ?? [sandbox.workspace];
+    const target = folders.length > 1 ? await workspaceFile(dir, folders) : folders[0]!;
+    const server = spawn(
+      CODE_SERVER,
+      [
+        ...common,
+        '--bind-addr',
+        '127.0.0.1:0',
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        target,
+      ],
+      { env, cwd: sandbox.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const output: string[] = [];
+    const record = (chunk: Buffer) => output.push(...chunk.toString().split('\n'));
+    server.stdout!.on('data', record);
+    server.stderr!.on('data', record);
+    let url: string;
+    try {
+      const address = await waitFor(
+        'code-server to listen',
+        () =>
+          output.join('\n').match(/HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\//)?.[1],
+        60_000,
+      );
+      const query = folders.length > 1 ? `workspace=${target}` : `folder=${target}`;
+      url = `${address}/?${query}`;
+    } catch (error) {
+      killGroup(server);
+      throw new Error(`${String(error)}\n${output.slice(-30).join('\n')}`, { cause: error });
+    }
+    const browser = await launchChromium(path.join(dir, 'chromium-profile'));
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const codeServer = new CodeServer(sandbox, server, url, browser, page, output);
+    try {
+      await codeServer.open();
+    } catch (error) {
+      await codeServer.stop();
+      throw error;
+    }
+    return codeServer;
+  }
+
+  /** Loads the window and waits until the workbench is up. */
+  async open(): Promise<void> {
+    await this.page.goto(this.url);
+    await this.page.waitForSelector('.monaco-workbench .part.statusbar', { timeout: 90_000 });
+  }
+
+  get pid(): number {
+    return this.server.pid!;
+  }
+
+  /** The last lines code-server printed, for error messages. */
+  log(lines = 40): string {
+    return this.output.slice(-lines).join('\n');
+  }
+
+  /** The discovery files of the sandbox: Gemini files and Qwen locks. */
+  async discoveryFiles(): Promise<string[]> {
+    const list = async (dir: string) =>
+      (await readdir(dir).catch(() => [] as string[])).map((name) => path.join(dir, name));
+    return [
+      ...(await list(path.join(this.sandbox.tmpDir, 'gemini', 'ide'))),
+      ...(await list(path.join(this.sandbox.qwenHome, 'ide'))),
+    ].filter((file) => !path.basename(file).startsWith('.'));
+  }
+
+  /** Waits until the extension has written its discovery files; returns them. */
+  async waitForDiscovery(): Promise<string[]> {
+    return waitFor(
+      'the discovery files',
+      async () => {
+        const files = await this.discoveryFiles();
+        return files.some((f) => f.endsWith('.lock')) && files.some((f) => /gemini-ide/.test(f))
+          ? files
+          : undefined;
+      },
+      90_000,
+    );
+  }
+
+  /** Runs a command from the Command Palette by its title. */
+  async runCommand(title: string): Promise<void> {
+    const { page } = this;
+    await this.dismissNotifications();
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  /** Opens a file of the workspace with Quick Open and waits for its editor. */
+  async openFile(relativePath: string): Promise<void> {
+    const { page } = this;
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    const name = path.basename(relativePath);
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: name })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await input.press('Enter');
+    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+    await this.focusEditor();
+  }
+
+  /** Puts the keyboard focus into the active (single) text editor. */
+  async focusEditor(): Promise<void> {
+    await this.page
+      .locator('.editor-group-container.active .monaco-editor textarea')
+      .first()
+      .focus();
+  }
+
+  /** The text of the status bar item of the extension. */
+  statusText(): Promise<string> {
+    return this.page.locator('#tandem\\.status').innerText();
+  }
+
+  /** Waits until the status bar names `name` among the connected CLIs. */
+  async waitForClient(name: string): Promise<void> {
+    await waitUntil(
+      `the status bar to show ${name}`,
+      async () => (await this.statusText().catch(() => '')).includes(name),
+      60_000,
+    );
+  }
+
+  /** The active diff editor of the extension, once visible; `titlePart` is in its tab. */
+  async waitForDiff(titlePart: string): Promise<void> {
+    await this.page
+      .locator('.tab.active', { hasText: titlePart })
+      .waitFor({ state: 'visible', timeout: 60_000 });
+    await this.page
+      .locator('.editor-group-container.active .monaco-diff-editor')
+      .waitFor({ state: 'visible', timeout: 60_000 });
+  }
+
+  /** Clicks a title bar button of the active editor group by its label. */
+  async clickTitleAction(label: string): Promise<void> {
+    await this.page
+      .locator(
+        `.editor-group-container.active .editor-actions a.action-label[aria-label^="${label}"]`,
+      )
+      .click();
+  }
+
+  /** Closes the active tab with its close button. */
+  async closeActiveTab(): Promise<void> {
+    const tab = this.page.locator('.editor-group-container.active .tab.active');
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').click();
+  }
+
+  /** Types in the proposed (right) side of the active diff editor, at the end of the text. */
+  async typeInProposal(text: string): Promise<void> {
+    const modified = this.page.locator(
+      '.editor-group-container.active .monaco-diff-editor .editor.modified textarea',
+    );
+    await modified.focus();
+    await this.page.keyboard.press('Control+End');
+    await this.page.keyboard.type(text);
+  }
+
+  /** Closes every notification toast (they cover the status bar and buttons). */
+  async dismissNotifications(): Promise<void> {
+    const toasts = this.page.locator('.notification-toast .codicon-notifications-clear');
+    for (const clear of await toasts.all()) await clear.click().catch(() => undefined);
+  }
+
+  /** Opens a new integrated terminal and runs `line` in it. */
+  async runInTerminal(line: string): Promise<void> {
+    await this.runCommand('Terminal: Create New Terminal');
+    const terminal = this.page.locator('.terminal-wrapper.active .xterm');
+    await terminal.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitUntil('a shell prompt in the terminal', async () =>
+      /[$#] ?$/m.test(await this.terminalText()),
+    );
+    await this.page.locator('.terminal-wrapper.active .xterm-helper-textarea').focus();
+    await this.page.keyboard.type(line);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** What the active terminal shows (DOM renderer). */
+  terminalText(): Promise<string> {
+    return this.page
+      .locator('.terminal-wrapper.active .xterm-rows')
+      .innerText()
+      .catch(() => '');
+  }
+
+  /** Ends code-server as a user stopping it would: SIGTERM to the server process only. */
+  async terminate(): Promise<void> {
+    this.server.kill('SIGTERM');
+    await waitUntil(
+      'code-server to exit',
+      () => this.server.exitCode !== null || this.server.signalCode !== null,
+      60_000,
+    );
+  }
+
+  /** Closes the browser and ends code-server's whole process group. */
+  async stop(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    killGroup(this.server);
+    await waitUntil('code-server to end', () => !processGroupAlive(this.server.pid!), 30_000).catch(
+      () => killGroup(this.server, 'SIGKILL'),
+    );
+  }
+}
+
+function killGroup(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  try {
+    process.kill(-server.pid!, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function workspaceFile(dir: string, folders: string[]): Promise<string> {
+  const file = path.join(dir, 'tandem.code-workspace');
+  await writeFile(file, JSON.stringify({ folders: folders.map((folder) => ({ path: folder })) }));
+  return file;
+}

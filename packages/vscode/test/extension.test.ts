@@ -1,0 +1,252 @@
+/**
+ * The extension in real VS Code (code-server 4.100.3 in Chromium), judged by the real Gemini CLI
+ * and Qwen Code clients: discovery, terminals, context from real key presses, the diff editor,
+ * and what happens to a pending diff when the window reloads or VS Code stops.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parentPid } from '@tandem/core';
+import {
+  realClientIn,
+  Sandbox,
+  startRealClient,
+  waitFor,
+  waitUntil,
+  type ClientKind,
+  type RealClient,
+} from '@tandem/testkit';
+import { CodeServer, skipReason } from './code-server.js';
+
+const skip = skipReason();
+
+describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
+  const sandbox = new Sandbox('tandem-vscode-');
+  const clients: RealClient[] = [];
+  let vscode: CodeServer;
+
+  before(async () => {
+    await writeFile(path.join(sandbox.workspace, 'notes.txt'), 'first line\nsecond line\n');
+    await writeFile(path.join(sandbox.workspace, 'wide.txt'), 'a😀b😀c\n');
+    await writeFile(path.join(sandbox.workspace, 'other.txt'), 'other\n');
+    vscode = await CodeServer.start(sandbox);
+  });
+
+  after(async () => {
+    await Promise.all(clients.map((client) => client.kill()));
+    await vscode?.stop();
+    sandbox.remove();
+  });
+
+  async function connected(kind: ClientKind, env?: Record<string, string>): Promise<RealClient> {
+    const { workspace: cwd, tmpDir, qwenHome, home } = sandbox;
+    const client = env
+      ? await startRealClient({ kind, cwd, tmpDir, qwenHome, home, env })
+      : await realClientIn(sandbox, kind);
+    clients.push(client);
+    const state = await client.connect();
+    assert.equal(state.status, 'connected', JSON.stringify(state));
+    assert.equal(state.diffingEnabled, true);
+    return client;
+  }
+
+  test('activation writes the discovery files of both CLIs, named for this window', async () => {
+    const files = await vscode.waitForDiscovery();
+    const gemini = files.find((file) => /gemini-ide-server-\d+-\d+\.json$/.test(file));
+    const lock = files.find((file) => file.endsWith('.lock'));
+    assert.ok(gemini && lock, files.join(', '));
+    const geminiData = JSON.parse(await readFile(gemini, 'utf8'));
+    assert.equal(geminiData.workspacePath, sandbox.workspace);
+    assert.deepEqual(geminiData.ideInfo, { name: 'vscode', displayName: 'code-server' });
+    const lockData = JSON.parse(await readFile(lock, 'utf8'));
+    assert.equal(lockData.port, geminiData.port);
+    // The lock names the extension host, alive as long as the window; the Gemini file the
+    // process a terminal's shell has as its grandparent (code-server's server process).
+    const idePid = Number(/gemini-ide-server-(\d+)-/.exec(gemini)![1]);
+    assert.equal(parentPid(lockData.ppid), idePid);
+  });
+
+  test('a CLI started with the integrated terminal’s environment connects to this window', async () => {
+    const envFile = path.join(sandbox.root, 'terminal-env.json');
+    await vscode.runInTerminal(`node -e 'console.log(JSON.stringify(process.env))' > ${envFile}`);
+    const terminalEnv = await waitFor('the terminal environment', async () =>
+      existsSync(envFile) && (await readFile(envFile, 'utf8')).trim()
+        ? (JSON.parse(await readFile(envFile, 'utf8')) as Record<string, string>)
+        : undefined,
+    );
+    const port = JSON.parse(await readFile((await vscode.waitForDiscovery())[0]!, 'utf8')).port;
+    assert.equal(terminalEnv.GEMINI_CLI_IDE_SERVER_PORT, String(port));
+    assert.equal(terminalEnv.QWEN_CODE_IDE_SERVER_PORT, String(port));
+    assert.equal(terminalEnv.TERM_PROGRAM, 'vscode');
+    const ide = Object.fromEntries(
+      Object.entries(terminalEnv).filter(([name]) =>
+        /^(GEMINI_CLI_IDE_|QWEN_CODE_IDE_|TERM_PROGRAM)/.test(name),
+      ),
+    );
+    for (const kind of ['gemini', 'qwen'] as const) {
+      const client = await connected(kind, ide);
+      assert.equal(client.detectedIde?.displayName, 'code-server');
+      await client.kill();
+    }
+  });
+
+  test('a CLI started outside VS Code connects through the discovery files alone', async () => {
+    for (const kind of ['gemini', 'qwen'] as const) {
+      const client = await connected(kind);
+      await client.kill();
+    }
+  });
+
+  test('a key press and a selection reach the client’s context, in code points', async () => {
+    const client = await connected('gemini');
+    const notes = path.join(sandbox.workspace, 'notes.txt');
+    await vscode.openFile('notes.txt');
+    await vscode.page.keyboard.press('Control+Home');
+    await vscode.page.keyboard.press('ArrowDown');
+    await vscode.page.keyboard.press('End');
+    await client.waitForContext((context) => {
+      const active = context?.workspaceState?.openFiles?.find((file) => file.isActive);
+      return active?.path === notes && active.cursor?.line === 2 && active.cursor.character === 12;
+    });
+    await vscode.page.keyboard.press('Shift+Home');
+    await client.waitForContext((context) => {
+      const active = context?.workspaceState?.openFiles?.find((file) => file.isActive);
+      return active?.selectedText === 'second line';
+    });
+    // After 'a😀b': three code points, four UTF-16 units.
+    await vscode.openFile('wide.txt');
+    await vscode.page.keyboard.press('Control+Home');
+    for (let i = 0; i < 3; i++) await vscode.page.keyboard.press('ArrowRight');
+    await client.waitForContext((context) => {
+      const active = context?.workspaceState?.openFiles?.find((file) => file.isActive);
+      return active?.path.endsWith('wide.txt') === true && active.cursor?.character === 4;
+    });
+    await client.kill();
+  });
+
+  test('openDiff shows the diff editor; the title button accepts', async () => {
+    const client = await connected('gemini');
+    const file = path.join(sandbox.workspace, 'notes.txt');
+    const diff = client.openDiff(file, 'first line\nchanged\n');
+    await diff.opened;
+    await vscode.waitForDiff('Gemini CLI');
+    await vscode.clickTitleAction('Accept the Proposed Edit');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'first line\nchanged\n' });
+    await waitUntil('the diff tab to close', async () => !(await diffTabOpen(vscode)));
+    // The companion never writes the file: the CLI does.
+    assert.equal(await readFile(file, 'utf8'), 'first line\nsecond line\n');
+    await client.kill();
+  });
+
+  test('Ctrl+S in the proposal accepts it with the edit made there', async () => {
+    const client = await connected('qwen');
+    const file = path.join(sandbox.workspace, 'new-file.txt');
+    const diff = client.openDiff(file, 'proposed\n');
+    await diff.opened;
+    await vscode.waitForDiff('Qwen Code');
+    await vscode.typeInProposal('typed in VS Code');
+    await vscode.page.keyboard.press('Control+S');
+    assert.deepEqual(await diff.result, {
+      status: 'accepted',
+      content: 'proposed\ntyped in VS Code',
+    });
+    await waitUntil('the diff tab to close', async () => !(await diffTabOpen(vscode)));
+    await client.kill();
+  });
+
+  test('closing the tab rejects the proposal', async () => {
+    const client = await connected('gemini');
+    const diff = client.openDiff(path.join(sandbox.workspace, 'other.txt'), 'rejected\n');
+    await diff.opened;
+    await vscode.waitForDiff('Gemini CLI');
+    await vscode.closeActiveTab();
+    assert.equal((await diff.result).status, 'rejected');
+    await client.kill();
+  });
+
+  test('a close from the CLI closes the tab and returns the edited proposal', async () => {
+    const client = await connected('gemini');
+    const file = path.join(sandbox.workspace, 'other.txt');
+    const diff = client.openDiff(file, 'from the CLI\n');
+    await diff.opened;
+    await vscode.waitForDiff('Gemini CLI');
+    await vscode.typeInProposal('and the user');
+    const content = await client.closeDiff(file, { suppressNotification: true });
+    assert.equal(content, 'from the CLI\nand the user');
+    await waitUntil('the diff tab to close', async () => !(await diffTabOpen(vscode)));
+    await client.kill();
+    void diff.result.catch(() => undefined);
+  });
+
+  test('two CLIs at once: each diff gets its own answer', async () => {
+    const gemini = await connected('gemini');
+    const qwen = await connected('qwen');
+    await vscode.waitForClient('Gemini CLI');
+    await vscode.waitForClient('Qwen Code');
+    const geminiDiff = gemini.openDiff(path.join(sandbox.workspace, 'notes.txt'), 'gemini\n');
+    await geminiDiff.opened;
+    await vscode.waitForDiff('Gemini CLI');
+    const qwenDiff = qwen.openDiff(path.join(sandbox.workspace, 'other.txt'), 'qwen\n');
+    await qwenDiff.opened;
+    await vscode.waitForDiff('Qwen Code');
+    await vscode.clickTitleAction('Accept the Proposed Edit');
+    assert.deepEqual(await qwenDiff.result, { status: 'accepted', content: 'qwen\n' });
+    await vscode.waitForDiff('Gemini CLI');
+    await vscode.clickTitleAction('Reject the Proposed Edit');
+    assert.deepEqual(await geminiDiff.result, { status: 'rejected' });
+    await Promise.all([gemini.kill(), qwen.kill()]);
+  });
+});
+
+describe('VS Code going away with a diff pending', { skip, timeout: 600_000 }, () => {
+  async function pendingDiff(sandbox: Sandbox) {
+    await writeFile(path.join(sandbox.workspace, 'notes.txt'), 'text\n');
+    const vscode = await CodeServer.start(sandbox);
+    const files = await vscode.waitForDiscovery();
+    const client = await realClientIn(sandbox, 'gemini');
+    assert.equal((await client.connect()).status, 'connected');
+    const diff = client.openDiff(path.join(sandbox.workspace, 'notes.txt'), 'pending\n');
+    await diff.opened;
+    await vscode.waitForDiff('Gemini CLI');
+    return { vscode, files, client, diff };
+  }
+
+  test('Reload Window rejects the pending diff and removes the discovery files', async (t) => {
+    const sandbox = new Sandbox('tandem-vscode-reload-');
+    const { vscode, files, client, diff } = await pendingDiff(sandbox);
+    t.after(async () => {
+      await client.kill();
+      await vscode.stop();
+      sandbox.remove();
+    });
+    await vscode.runCommand('Developer: Reload Window');
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await waitUntil('the old discovery files to go', () => files.every((f) => !existsSync(f)));
+    // The reloaded window starts again, with new files.
+    await vscode.open();
+    const again = await vscode.waitForDiscovery();
+    assert.ok(
+      again.every((file) => !files.includes(file)),
+      again.join(', '),
+    );
+  });
+
+  test('stopping code-server rejects the pending diff and leaves no discovery file', async (t) => {
+    const sandbox = new Sandbox('tandem-vscode-stop-');
+    const { vscode, client, diff } = await pendingDiff(sandbox);
+    t.after(async () => {
+      await client.kill();
+      await vscode.stop();
+      sandbox.remove();
+    });
+    await vscode.terminate();
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await waitUntil('no discovery file', async () => (await vscode.discoveryFiles()).length === 0);
+  });
+});
+
+async function diffTabOpen(vscode: CodeServer): Promise<boolean> {
+  return (await vscode.page.locator('.tab', { hasText: 'proposal' }).count()) > 0;
+}
