@@ -1,13 +1,10 @@
 -- What the user looks at: file buffers opened, closed and focused, the cursor and the selection,
--- and the workspace folder. Each editor event becomes at most one small notification; the
--- sidecar debounces and trims.
+-- and the workspace folder. Each editor event becomes at most one call of the bridge; the
+-- engine debounces and trims.
 local selection = require('tandem.selection')
 
 local Context = {}
 Context.__index = Context
-
--- The CLI cuts a selection to 16384 characters; 4 bytes per character covers any UTF-8 text.
-local SELECTION_LIMIT = 16384 * 4
 
 -- Characters before byte `index` of `line`; vim.str_utfindex changed its signature in 0.11.
 local char_index = vim.fn.has('nvim-0.11') == 1
@@ -18,10 +15,9 @@ local char_index = vim.fn.has('nvim-0.11') == 1
     return (vim.str_utfindex(line, index))
   end
 
---- @param notify fun(method: string, params: table)
-function Context.new(notify)
+function Context.new()
   return setmetatable({
-    notify = notify,
+    bridge = nil, -- while attached: where the facts go (see bridge.lua)
     group = nil,
     open = {}, -- buffer number -> path of each file buffer reported as opened
     focused = nil,
@@ -62,7 +58,7 @@ function Context:_opened(buf)
   end
   if path then
     self.open[buf] = path
-    self.notify('file/opened', { path = path })
+    self.bridge:file_opened(path)
   end
   return path
 end
@@ -77,7 +73,7 @@ function Context:_closed(buf)
     self.focused = nil
     self.last_cursor = nil
   end
-  self.notify('file/closed', { path = path })
+  self.bridge:file_closed(path)
 end
 
 function Context:_focused(buf)
@@ -88,7 +84,7 @@ function Context:_focused(buf)
   if self.focused ~= path then
     self.focused = path
     self.last_cursor = nil
-    self.notify('file/focused', { path = path })
+    self.bridge:file_focused(path)
   end
   self:_cursor()
 end
@@ -118,12 +114,7 @@ function Context:_cursor()
   self.last_cursor = key
   local line = vim.api.nvim_get_current_line()
   local ok, character = pcall(char_index, line, math.min(col, #line))
-  self.notify('cursor/changed', {
-    path = path,
-    line = row,
-    character = (ok and character or col) + 1,
-    selectedText = visual and selection.text(mode, SELECTION_LIMIT) or nil,
-  })
+  self.bridge:cursor_changed(path, row, (ok and character or col) + 1, visual and selection.text(mode) or nil)
 end
 
 function Context:_workspace()
@@ -131,12 +122,14 @@ function Context:_workspace()
   local key = table.concat(folders, '\n')
   if key ~= self.workspace then
     self.workspace = key
-    self.notify('workspace/changed', { workspaceFolders = folders })
+    self.bridge:workspace_changed(folders)
   end
 end
 
---- Starts following the editor; reports the buffers already open and the focused one.
-function Context:attach()
+--- Starts following the editor, telling `bridge`; reports the buffers already open and the
+--- focused one.
+function Context:attach(bridge)
+  self.bridge = bridge
   self.group = vim.api.nvim_create_augroup('TandemContext', { clear = true })
   self.workspace = table.concat(Context.workspace_folders(), '\n')
   local function on(events, callback)
@@ -173,7 +166,7 @@ function Context:detach()
     vim.api.nvim_del_augroup_by_id(self.group)
     self.group = nil
   end
-  self.open, self.focused, self.last_cursor, self.workspace = {}, nil, nil, nil
+  self.bridge, self.open, self.focused, self.last_cursor, self.workspace = nil, {}, nil, nil, nil
 end
 
 return Context

@@ -1,6 +1,7 @@
 -- Diff views. Each proposed edit opens in a tab of its own: the file on disk on one side, the
 -- proposal (an editable scratch buffer) on the other. Every view ends with exactly one outcome,
--- whatever closes it: accepted, rejected, or closed by the CLI.
+-- whatever closes it: accepted, rejected, or closed by the CLI. An answer closes the view once
+-- the engine took it; one it refused leaves the view open with the engine's reason.
 local buffers = require('tandem.buffers')
 local text = require('tandem.text')
 
@@ -9,9 +10,11 @@ local HAS_WINBAR = vim.fn.has('nvim-0.8') == 1
 local Diffs = {}
 Diffs.__index = Diffs
 
---- @param opts { config: table, log: table, answer: fun(view: table, outcome: string, content?: string) }
----   `answer` is called once per view the user closes: outcome 'accepted' (with the final
----   text) or 'rejected'.
+--- @param opts { config: table, log: table,
+---   answer: fun(view: table, outcome: string, content: string|nil, done: fun(err: table|nil)) }
+---   `answer` sends the user's answer: outcome 'accepted' (with the final text) or 'rejected';
+---   `done(err)` follows once the engine took it (err nil) or refused it
+---   (`err = { message, gone }`, `gone` when the diff is not open there any more).
 function Diffs.new(opts)
   return setmetatable({
     config = opts.config,
@@ -103,7 +106,7 @@ end
 function Diffs:_watch(view)
   local group = view.group
   local function closed()
-    self:_end(view, 'rejected')
+    self:_closed(view)
   end
   vim.api.nvim_create_autocmd('BufWriteCmd', {
     group = group,
@@ -114,9 +117,9 @@ function Diffs:_watch(view)
         self.log:error('this buffer is a proposal: :w accepts it, it cannot be written elsewhere')
         return
       end
-      if self:accept(view.id) then
-        vim.bo[view.right_buf].modified = false
-      end
+      -- 'modified' is reset once the engine takes the answer: until then `:wq` keeps the
+      -- window, which closes with the view when the answer is taken.
+      self:accept(view.id)
     end,
   })
   for _, buf in ipairs({ view.left_buf, view.right_buf }) do
@@ -136,15 +139,10 @@ function Diffs:_watch(view)
 end
 
 --- Shows a diff. Raises an error (the reply to the CLI) when it cannot.
---- @param request { id: string, filePath: string, oldContent: string|nil, newContent: string, client?: table }
+--- @param request { id: string, path: string, old: string|nil, new: string, client: table|nil }
+---   `old` is nil for a file that does not exist yet.
 function Diffs:open(request)
-  local id, path, old, new = request.id, request.filePath, request.oldContent, request.newContent
-  if (type(id) ~= 'string' and type(id) ~= 'number') or type(path) ~= 'string' or type(new) ~= 'string' then
-    error('diff/open needs an id, a filePath and a newContent string', 0)
-  end
-  if old == vim.NIL then
-    old = nil
-  end
+  local id, path, old, new = request.id, request.path, request.old, request.new
   if self.views[id] then
     error('a diff with id ' .. id .. ' is already open', 0)
   end
@@ -155,13 +153,14 @@ function Diffs:open(request)
   local view = {
     id = id,
     path = path,
-    proposal_was_empty = new == '',
     shape = shape,
     origin_tab = vim.api.nvim_get_current_tabpage(),
     origin_win = vim.api.nvim_get_current_win(),
     -- The user is often typing in the CLI's terminal when a diff arrives: they return there.
     resume_terminal = vim.api.nvim_get_mode().mode == 't',
     group = vim.api.nvim_create_augroup('TandemDiff' .. self.serial, { clear = true }),
+    answering = nil, -- the outcome sent, until the engine replies
+    closed = false, -- the user closed a side of the view
     done = false,
   }
   local ok, err = pcall(function()
@@ -200,7 +199,7 @@ function Diffs:open(request)
       self.log:warn(warning)
     end
     set_label(view.left_win, (old and 'On disk: ' or 'New file: ') .. name, warning)
-    local client = type(request.client) == 'table' and request.client.name or 'Proposal'
+    local client = request.client and request.client.name or 'Proposal'
     set_label(
       view.right_win,
       ('%s · accept: %s · reject: %s'):format(
@@ -222,26 +221,68 @@ function Diffs:open(request)
   self.log:debug('showing diff ' .. id .. ' for ' .. path)
 end
 
--- Gives `view` its outcome unless it has one; the outcome's answer goes to the CLI through
--- `self.answer`, then the view closes.
-function Diffs:_end(view, outcome, content)
+-- The view has its outcome: it closes.
+function Diffs:_finish(view)
   if view.done then
-    return false
+    return
   end
   view.done = true
   self.views[view.id] = nil
-  if outcome then
-    self.answer(view, outcome, content)
-  end
   -- Windows cannot close inside the autocommands that report them closing.
   vim.schedule(function()
     self:_teardown(view)
   end)
-  return true
 end
 
+-- Sends the user's answer; the view closes once the engine took it. A refused answer leaves
+-- the view open with the engine's reason, unless the user closed it meanwhile: then it is
+-- rejected.
+function Diffs:_answer(view, outcome, content)
+  if view.done or view.answering then
+    return
+  end
+  view.answering = outcome
+  self.answer(view, outcome, content, function(err)
+    view.answering = nil
+    if not err or err.gone then
+      self.log:info(('%s the proposal for %s'):format(outcome, view.path))
+      return self:_finish(view)
+    end
+    self.log:error(err.message)
+    if view.closed then
+      if outcome == 'rejected' then
+        self:_finish(view)
+      else
+        self:_answer(view, 'rejected')
+      end
+    end
+  end)
+end
+
+-- A side of the view went away: a rejection, unless an answer is on its way.
+function Diffs:_closed(view)
+  if view.done or view.closed then
+    return
+  end
+  view.closed = true
+  if not view.answering then
+    self:_answer(view, 'rejected')
+  end
+end
+
+-- The proposal's text, as :w would write it: an emptied buffer ("--No lines in buffer--") is
+-- the empty text, whatever the final newline of the proposal was.
 function Diffs:_proposal(view)
-  return text.from_lines(vim.api.nvim_buf_get_lines(view.right_buf, 0, -1, false), view.shape)
+  local lines = vim.api.nvim_buf_get_lines(view.right_buf, 0, -1, false)
+  if #lines == 1 and lines[1] == '' then
+    local empty = vim.api.nvim_buf_call(view.right_buf, function()
+      return vim.fn.wordcount().bytes == 0
+    end)
+    if empty then
+      return ''
+    end
+  end
+  return text.from_lines(lines, view.shape)
 end
 
 function Diffs:_teardown(view)
@@ -297,22 +338,14 @@ local function require_view(self, id)
   return view
 end
 
---- @return boolean accepted (an emptied proposal is refused: see below)
+--- Accepts the proposal with the user's edits.
 function Diffs:accept(id)
   local view = require_view(self, id)
-  local content = self:_proposal(view)
-  -- Both CLIs take an accepted empty text for "use the original proposal": accepting an
-  -- emptied file would write what the user removed.
-  if content == '' and not view.proposal_was_empty then
-    self.log:error('an empty file cannot be accepted (the CLI would write its proposal): reject it instead')
-    return false
-  end
-  self:_end(view, 'accepted', content)
-  return true
+  self:_answer(view, 'accepted', self:_proposal(view))
 end
 
 function Diffs:reject(id)
-  self:_end(require_view(self, id), 'rejected')
+  self:_answer(require_view(self, id), 'rejected')
 end
 
 --- Closes a view on the CLI's request, without an outcome; returns the proposal's text and
@@ -323,18 +356,15 @@ function Diffs:close(id)
     error('no open diff with id ' .. tostring(id), 0)
   end
   local content = self:_proposal(view)
-  self:_end(view, nil)
+  self:_finish(view)
   return content, view
 end
 
---- Ends every view. With `answer`, each gets a rejection; with `keep_windows` (Neovim is
---- quitting) the windows are left alone.
-function Diffs:end_all(opts)
+--- Closes every view without an answer: the sidecar rejects the diffs it still has open when
+--- it stops. With `keep_windows` (Neovim is quitting) the windows are left alone.
+function Diffs:close_all(opts)
   for _, view in pairs(self.views) do
     view.done = true
-    if opts.answer then
-      self.answer(view, 'rejected')
-    end
     if not opts.keep_windows then
       self:_teardown(view)
     end

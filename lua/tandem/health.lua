@@ -1,6 +1,7 @@
 -- :checkhealth tandem
-local App = require('tandem.app')
 local config = require('tandem.config')
+local sidecar = require('tandem.sidecar')
+local status_text = require('tandem.status')
 
 local M = {}
 
@@ -61,23 +62,23 @@ local function check_sidecar(h, settings)
     return
   end
   check_node(h, settings.node)
-  local script = App.sidecar_script()
+  local script = sidecar.script()
   if vim.fn.filereadable(script) == 1 then
     h.ok('sidecar built: ' .. script)
   else
     h.error('sidecar not built: ' .. script .. ' is missing', {
-      ('Run `npm run build:sidecar` in %s'):format(App.root()),
+      ('Run `npm run build:sidecar` in %s'):format(sidecar.root()),
       'With lazy.nvim, set `build = "npm run build:sidecar"` (see :help tandem-install)',
     })
   end
 end
 
-local function check_connection(h, app)
-  if not app then
+local function check_connection(h, session)
+  if not session then
     h.warn('Tandem is not set up', { "Call require('tandem').setup() in your configuration" })
     return
   end
-  local status = app:status()
+  local status = session:status()
   if status.state == 'running' then
     h.ok(('sidecar running (pid %s), listening on 127.0.0.1:%d'):format(tostring(status.pid), status.port))
   elseif status.state == 'failed' then
@@ -107,7 +108,7 @@ local function check_connection(h, app)
     h.info('no CLI connected: start one with :Tandem gemini or :Tandem qwen')
   end
   for _, client in ipairs(status.clients) do
-    h.ok(('connected: %s %s'):format(tostring(client.name), tostring(client.version or '')))
+    h.ok('connected: ' .. status_text.client_label(client))
   end
 end
 
@@ -119,9 +120,9 @@ function M.check()
   else
     h.error('Tandem needs Neovim 0.7 or newer')
   end
-  local app = require('tandem').instance()
-  check_sidecar(h, app and app.config or config.resolve({}))
-  check_connection(h, app)
+  local session = require('tandem').instance()
+  check_sidecar(h, session and session.config or config.resolve({}))
+  check_connection(h, session)
 end
 
 return M

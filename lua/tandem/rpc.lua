@@ -71,13 +71,14 @@ function Rpc:_send(message)
 end
 
 --- Sends a request; `callback(err, result)` runs once, with the reply or the reason none came.
+--- `err` is `{ code?: integer, message: string }`.
 function Rpc:request(method, params, callback)
   local id = self.next_id
   self.next_id = id + 1
   self.pending[id] = callback
   if not self:_send({ id = id, method = method, params = params }) then
     self.pending[id] = nil
-    callback('the sidecar is not running')
+    callback({ message = 'the sidecar is not running' })
   end
 end
 
@@ -107,8 +108,9 @@ function Rpc:_receive(line)
   elseif id ~= nil and self.pending[id] then
     local callback = self.pending[id]
     self.pending[id] = nil
-    if message.error ~= nil and message.error ~= vim.NIL then
-      callback(type(message.error) == 'table' and message.error.message or tostring(message.error))
+    local err = message.error
+    if err ~= nil and err ~= vim.NIL then
+      callback(type(err) == 'table' and { code = err.code, message = tostring(err.message) } or { message = tostring(err) })
     else
       callback(nil, message.result)
     end
@@ -131,7 +133,7 @@ function Rpc:_exited(code)
   local pending = self.pending
   self.pending = {}
   for _, callback in pairs(pending) do
-    callback('the sidecar exited')
+    callback({ message = 'the sidecar exited' })
   end
   self.handlers.exit(code)
 end
@@ -143,10 +145,16 @@ function Rpc:close_stdin()
   end
 end
 
---- Waits up to `timeout` ms for the process to exit, then kills it.
-function Rpc:wait_or_kill(timeout)
-  if self.running and vim.fn.jobwait({ self.job }, timeout)[1] == -1 then
-    vim.fn.jobstop(self.job)
+--- Waits up to `timeout` ms for the process to exit; true once it has.
+function Rpc:wait(timeout)
+  return not self.running or vim.fn.jobwait({ self.job }, timeout)[1] ~= -1
+end
+
+--- Sends the process `signal` ('sigterm', 'sigkill').
+function Rpc:kill(signal)
+  local pid = self:pid()
+  if pid then
+    (vim.uv or vim.loop).kill(pid, signal)
   end
 end
 

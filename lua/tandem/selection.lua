@@ -1,10 +1,9 @@
 -- The text selected in the current window's Visual (or Select) mode: charwise, linewise or
--- blockwise. Reads at most `limit` bytes, so a huge selection costs no more than a small one.
+-- blockwise. All of it: the engine trims it to what the CLIs take.
 local M = {}
 
 local BLOCK = '\22'
 local VISUAL_KINDS = { v = 'v', V = 'V', [BLOCK] = BLOCK, s = 'v', S = 'V', ['\19'] = BLOCK }
-local CHUNK = 256
 local MAXCOL = 2147483647
 
 --- The kind of the current Visual selection ('v', 'V' or CTRL-V), or nil outside Visual mode.
@@ -12,35 +11,13 @@ function M.kind(mode)
   return VISUAL_KINDS[mode:sub(1, 1)]
 end
 
--- The first `limit` bytes of `text`, without splitting a UTF-8 character.
-local function cut(text, limit)
-  if #text <= limit then
-    return text
+-- Lines first..last (1-based) of `buf`, each through `take(line, row)`, joined by newlines.
+local function collect(buf, first, last, take)
+  local parts = {}
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, first - 1, last, false)) do
+    parts[i] = take(line, first + i - 1)
   end
-  local next_byte = limit + 1
-  while next_byte > 1 and text:byte(next_byte) >= 0x80 and text:byte(next_byte) < 0xC0 do
-    next_byte = next_byte - 1
-  end
-  return text:sub(1, next_byte - 1)
-end
-
--- Collects lines first..last (1-based) through `take(line, row)`, stopping at `limit` bytes.
-local function collect(buf, first, last, limit, take)
-  local parts, size = {}, 0
-  local row = first
-  while row <= last and size < limit do
-    local chunk_last = math.min(last, row + CHUNK - 1)
-    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, row - 1, chunk_last, false)) do
-      local piece = take(line, row + i - 1)
-      parts[#parts + 1] = piece
-      size = size + #piece + 1
-      if size >= limit then
-        break
-      end
-    end
-    row = chunk_last + 1
-  end
-  return cut(table.concat(parts, '\n'), limit)
+  return table.concat(parts, '\n')
 end
 
 -- Byte length of the UTF-8 character starting at byte `i`.
@@ -81,8 +58,7 @@ local function columns(line, left, right)
 end
 
 --- The selected text in the current window, or nil when not in Visual mode.
---- @param limit integer the most bytes to return
-function M.text(mode, limit)
+function M.text(mode)
   local kind = M.kind(mode)
   if not kind then
     return nil
@@ -94,11 +70,11 @@ function M.text(mode, limit)
   end
   local first, last = a[2], b[2]
   if kind == 'V' then
-    return collect(buf, first, last, limit, function(line)
+    return collect(buf, first, last, function(line)
       return line
     end)
   elseif kind == 'v' then
-    return collect(buf, first, last, limit, function(line, row)
+    return collect(buf, first, last, function(line, row)
       local from = row == first and a[3] or 1
       local to = #line
       if row == last then
@@ -113,7 +89,7 @@ function M.text(mode, limit)
   if vim.fn.winsaveview().curswant >= MAXCOL then
     right = MAXCOL
   end
-  return collect(buf, first, last, limit, function(line)
+  return collect(buf, first, last, function(line)
     return columns(line, left, right)
   end)
 end

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { startRealClient, type RealClient } from '@tandem/testkit';
-import { NeovimSession, Sandbox, skipReason, waitFor } from './neovim-session.js';
+import { NeovimSession, ROOT, Sandbox, skipReason, waitFor } from './neovim-session.js';
 
 const skip = skipReason({ sidecar: true });
 
@@ -189,5 +189,63 @@ describe('Tandem failing to start', { skip: skipReason() }, () => {
     assert.match(log, /sidecar: broken/);
     await session.command('checkhealth tandem');
     assert.match((await session.lines()).join('\n'), /ERROR:? the sidecar failed/);
+  });
+});
+
+describe('Tandem with a scripted sidecar', { skip: skipReason() }, () => {
+  const script = path.join(ROOT, 'test', 'neovim', 'scripted-sidecar.mjs');
+  let sandbox: Sandbox;
+  let session: NeovimSession;
+  let log: string;
+
+  /** Neovim whose sidecar is the script in `mode`, with the diff the script opens on screen. */
+  async function startWith(mode: string): Promise<void> {
+    sandbox = new Sandbox();
+    log = path.join(sandbox.root, 'received.jsonl');
+    session = await NeovimSession.start(sandbox, {
+      tandem: `{ cmd = { 'node', ${JSON.stringify(script)}, '${mode}', ${JSON.stringify(log)} } }`,
+    });
+    await waitFor('the diff view', async () =>
+      (await session.status()).diffs.length === 1 ? true : undefined,
+    );
+  }
+
+  /** The messages the script received. */
+  function received(): { id?: number; method?: string; params?: unknown }[] {
+    return readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { id?: number; method?: string });
+  }
+
+  afterEach(async () => {
+    await session?.close();
+    sandbox?.remove();
+  });
+
+  test('offers protocol 1.0 to 1.1; with a 1.0 sidecar, answers are notifications', async () => {
+    await startWith('v1.0');
+    assert.deepEqual((received()[0]?.params as { protocol: unknown }).protocol, {
+      min: '1.0',
+      max: '1.1',
+    });
+    await session.input(':w<CR>');
+    await waitFor('the view to close at once', async () =>
+      (await session.status()).diffs.length === 0 ? true : undefined,
+    );
+    const answer = received().find((message) => message.method === 'diff/accepted');
+    assert.deepEqual(answer, {
+      jsonrpc: '2.0',
+      method: 'diff/accepted',
+      params: { id: 'diff-1', content: 'new\n' },
+    });
+  });
+
+  test(':qa with a diff open ends Neovim even when the sidecar answers nothing', async () => {
+    await startWith('deaf');
+    session.nvim.input(':qa<CR>').catch(() => undefined);
+    // A generous bound: the point is that Neovim ends, not how fast.
+    await session.waitForExit(20_000);
+    assert.ok(received().some((message) => message.method === 'shutdown'));
   });
 });

@@ -27,6 +27,7 @@ export * from './real-clients/real-client.js';
 export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';
 export * from './real-clients/proposed-edit.js';
+export * from './conformance/adapter-conformance.js';
 export {
   TmuxPane,
   processGroupAlive,

@@ -1,0 +1,160 @@
+-- The bridge protocol (docs/bridge-protocol.md), spoken with the sidecar. The only module that
+-- knows its method names and the shape of their params: the rest of the plugin calls methods
+-- here and is called back with plain values.
+local Rpc = require('tandem.rpc')
+
+local Bridge = {}
+Bridge.__index = Bridge
+
+-- The versions this plugin speaks; the sidecar names the one it picked.
+local PROTOCOL = { min = '1.0', max = '1.1' }
+-- The error code of an answer for a diff that is not open any more (answered or closed).
+local DIFF_NOT_OPEN = -32011
+
+local function table_or_empty(value)
+  return type(value) == 'table' and value or {}
+end
+
+--- Starts the sidecar `cmd`.
+--- @param editor { show_diff: fun(diff: { id: string, path: string, old: string|nil, new: string, client: table|nil }),
+---   close_diff: fun(id: string): string, clients_changed: fun(clients: table[]),
+---   env_changed: fun(env: table), log: fun(line: string), exited: fun(code: integer) }
+---   `show_diff` and `close_diff` raise an error (the reply the sidecar gets) when they cannot.
+--- @return table|nil bridge, string|nil error
+function Bridge.start(cmd, editor)
+  local self = setmetatable({ editor = editor, answers_are_requests = false }, Bridge)
+  local rpc, err = Rpc.start(cmd, {
+    request = function(method, params)
+      return self:_request(method, params)
+    end,
+    notification = function(method, params)
+      self:_notification(method, params)
+    end,
+    stderr = editor.log,
+    exit = editor.exited,
+  })
+  if not rpc then
+    return nil, err
+  end
+  self.rpc = rpc
+  return self
+end
+
+function Bridge:_request(method, params)
+  if type(params) ~= 'table' then
+    error('params must be an object', 0)
+  end
+  if method == 'diff/open' then
+    local id, path, new = params.id, params.filePath, params.newContent
+    if (type(id) ~= 'string' and type(id) ~= 'number') or type(path) ~= 'string' or type(new) ~= 'string' then
+      error('diff/open needs an id, a filePath and a newContent string', 0)
+    end
+    local old = params.oldContent
+    self.editor.show_diff({
+      id = id,
+      path = path,
+      old = type(old) == 'string' and old or nil,
+      new = new,
+      client = type(params.client) == 'table' and params.client or nil,
+    })
+    return vim.empty_dict()
+  elseif method == 'diff/close' then
+    return { content = self.editor.close_diff(params.id) }
+  end
+  return nil
+end
+
+function Bridge:_notification(method, params)
+  params = table_or_empty(params)
+  if method == 'env/changed' then
+    self.editor.env_changed(table_or_empty(params.env))
+  elseif method == 'status' then
+    self.editor.clients_changed(table_or_empty(params.clients))
+  end
+end
+
+--- The process id of the sidecar, or nil once it ended.
+function Bridge:pid()
+  return self.rpc:pid()
+end
+
+--- `callback(err, session)`: `session` is `{ port, env, discovery_files }`, `err` a message.
+--- @param editor { name: string, display_name: string, version: string, pid: integer, folders: string[] }
+function Bridge:initialize(editor, callback)
+  self.rpc:request('initialize', {
+    protocol = PROTOCOL,
+    editor = { name = editor.name, displayName = editor.display_name, version = editor.version, pid = editor.pid },
+    workspaceFolders = editor.folders,
+  }, function(err, result)
+    if err or type(result) ~= 'table' or type(result.port) ~= 'number' then
+      return callback(err and err.message or 'unexpected reply to initialize')
+    end
+    -- Protocol 1.0 (a sidecar that replies `1`) takes the answers to diffs as notifications.
+    self.answers_are_requests = table_or_empty(result.capabilities).diffAnswerReplies == true
+    callback(nil, {
+      port = result.port,
+      env = table_or_empty(result.env),
+      discovery_files = table_or_empty(result.discoveryFiles),
+    })
+  end)
+end
+
+function Bridge:workspace_changed(folders)
+  self.rpc:notify('workspace/changed', { workspaceFolders = folders })
+end
+
+function Bridge:file_opened(path)
+  self.rpc:notify('file/opened', { path = path })
+end
+
+function Bridge:file_closed(path)
+  self.rpc:notify('file/closed', { path = path })
+end
+
+function Bridge:file_focused(path)
+  self.rpc:notify('file/focused', { path = path })
+end
+
+--- `character` counts Unicode code points, 1-based; `selected_text` only with a selection.
+function Bridge:cursor_changed(path, line, character, selected_text)
+  self.rpc:notify('cursor/changed', { path = path, line = line, character = character, selectedText = selected_text })
+end
+
+-- Sends a diff's answer; `callback(err)` once it was taken (err nil) or refused:
+-- `err = { message, gone }`, `gone` when the diff is not open any more.
+function Bridge:_answer(method, params, callback)
+  if not self.answers_are_requests then
+    self.rpc:notify(method, params)
+    return callback(nil)
+  end
+  self.rpc:request(method, params, function(err)
+    callback(err and { message = err.message, gone = err.code == DIFF_NOT_OPEN } or nil)
+  end)
+end
+
+--- The user accepted diff `id` with `content` (the whole text, their edits included).
+function Bridge:accept_diff(id, content, callback)
+  self:_answer('diff/accepted', { id = id, content = content }, callback)
+end
+
+--- The user rejected diff `id`, or closed its view.
+function Bridge:reject_diff(id, callback)
+  self:_answer('diff/rejected', { id = id }, callback)
+end
+
+--- Ends the sidecar within about `timeout` ms: `shutdown` (it rejects every open diff and
+--- removes its discovery files, then exits); if it is still there, SIGTERM (which does the
+--- same); a sidecar deaf to both is killed, so that Neovim never waits on it.
+function Bridge:stop(timeout)
+  self.rpc:request('shutdown', vim.empty_dict(), function() end)
+  if self.rpc:wait(math.floor(timeout * 0.6)) then
+    return
+  end
+  self.rpc:close_stdin()
+  self.rpc:kill('sigterm')
+  if not self.rpc:wait(math.floor(timeout * 0.4)) then
+    self.rpc:kill('sigkill')
+  end
+end
+
+return Bridge

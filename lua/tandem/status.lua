@@ -1,0 +1,63 @@
+-- How a session's status reads to people: the status line, :TandemStatus, the CLIs' names.
+local M = {}
+
+--- A connected CLI as people name it. Qwen Code reports the version of its IDE client
+--- (always 1.0.0), not its own: only its name means something.
+function M.client_label(client)
+  local name = tostring(client.name)
+  if client.version == nil or client.version == vim.NIL or name:find('^Qwen') then
+    return name
+  end
+  return name .. ' ' .. tostring(client.version)
+end
+
+local function names(clients)
+  local list = {}
+  for _, client in ipairs(clients) do
+    list[#list + 1] = tostring(client.name)
+  end
+  return list
+end
+
+--- A short text for a status line: '' when stopped.
+function M.line(status)
+  if status.state == 'running' then
+    local connected = names(status.clients)
+    return 'Tandem: ' .. (#connected > 0 and table.concat(connected, ', ') or 'no CLI')
+  elseif status.state == 'starting' then
+    return 'Tandem: starting'
+  elseif status.state == 'failed' then
+    return 'Tandem: failed'
+  end
+  return ''
+end
+
+--- Echoes what :TandemStatus shows.
+function M.print(status)
+  local s = status
+  local lines = { { 'Tandem: ' .. s.state .. (s.pid and (' (sidecar pid ' .. s.pid .. ')') or '') } }
+  if s.error then
+    lines[#lines + 1] = { 'Error: ' .. s.error, 'ErrorMsg' }
+  end
+  if s.port then
+    lines[#lines + 1] = { 'Port: ' .. s.port }
+  end
+  lines[#lines + 1] = { 'Workspace: ' .. table.concat(s.workspace_folders, ', ') }
+  local clients = vim.tbl_map(M.client_label, s.clients)
+  lines[#lines + 1] = { 'Connected CLIs: ' .. (#clients > 0 and table.concat(clients, ', ') or 'none') }
+  lines[#lines + 1] = { 'Discovery files:' .. (#s.discovery_files > 0 and '' or ' none') }
+  for _, file in ipairs(s.discovery_files) do
+    lines[#lines + 1] = { '  ' .. file }
+  end
+  for _, diff in ipairs(s.diffs) do
+    lines[#lines + 1] = { 'Open diff: ' .. diff.path }
+  end
+  lines[#lines + 1] = { 'Log: ' .. s.log_file }
+  local chunks = {}
+  for i, line in ipairs(lines) do
+    chunks[#chunks + 1] = { line[1] .. (i < #lines and '\n' or ''), line[2] }
+  end
+  vim.api.nvim_echo(chunks, true, {})
+end
+
+return M

@@ -1,0 +1,316 @@
+/**
+ * The conformance suite of editor adapters: one scripted set of cases every editor's adapter
+ * runs through its `AdapterDriver`, judged by the real Gemini CLI and Qwen Code clients, which
+ * find the editor through the discovery files alone.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  startRealClient,
+  type ClientKind,
+  type DiffHandle,
+  type DiffResult,
+  type IdeContext,
+  type IdeFile,
+  type RealClient,
+} from '../real-clients/real-client.js';
+import { Sandbox } from '../sandbox.js';
+import { waitFor } from '../wait.js';
+import type { AdapterDriver, EditorUnderTest, ShownDiff } from './adapter-driver.js';
+
+export type { AdapterDriver, EditorUnderTest, Position, ShownDiff } from './adapter-driver.js';
+
+const KINDS: ClientKind[] = ['gemini', 'qwen'];
+
+/** The line whose `x` is character 10: two characters of two bytes' and of three bytes' UTF-8. */
+const WIDE_LINE = 'héllo 文件 x';
+
+/** A running editor in its sandbox, with real clients connected to it. */
+interface Scene {
+  sandbox: Sandbox;
+  editor: EditorUnderTest;
+  clients: Map<ClientKind, RealClient>;
+}
+
+/** Starts the editor and `kinds` of real clients before the cases of a block; ends them after. */
+function sceneWith(driver: AdapterDriver, kinds: ClientKind[], prepare?: (s: Sandbox) => void) {
+  const scene = { clients: new Map() } as Scene;
+  before(async () => {
+    scene.sandbox = new Sandbox();
+    prepare?.(scene.sandbox);
+    scene.editor = await driver.start(scene.sandbox);
+    for (const kind of kinds) {
+      const { workspace: cwd, tmpDir, qwenHome, home } = scene.sandbox;
+      const client = await startRealClient({ kind, cwd, tmpDir, qwenHome, home });
+      scene.clients.set(kind, client);
+      const state = await client.connect();
+      assert.equal(
+        state.status,
+        'connected',
+        `the ${kind} client did not connect: ${state.details}`,
+      );
+    }
+  });
+  after(async () => {
+    for (const client of scene.clients.values()) await client.kill();
+    await scene.editor?.close();
+    scene.sandbox?.remove();
+  });
+  return scene;
+}
+
+function client(scene: Scene, kind: ClientKind): RealClient {
+  const found = scene.clients.get(kind);
+  assert.ok(found, `no ${kind} client in this block`);
+  return found;
+}
+
+function activeFile(context: IdeContext | undefined): IdeFile | undefined {
+  return context?.workspaceState?.openFiles?.find((file) => file.isActive);
+}
+
+function openPaths(context: IdeContext | undefined): string[] {
+  return (context?.workspaceState?.openFiles ?? []).map((file) => file.path).sort();
+}
+
+/** Waits until the client's active file matches; names what was expected when it does not. */
+async function waitForActive(
+  judge: RealClient,
+  what: string,
+  matches: (file: IdeFile) => boolean,
+): Promise<IdeFile> {
+  const context = await judge.waitForContext((c) => {
+    const file = activeFile(c);
+    return file !== undefined && matches(file);
+  });
+  return activeFile(context) as IdeFile;
+}
+
+/** Texts compared as the user sees them: a final newline is the editor's business. */
+function sameText(a: string, b: string): boolean {
+  return a.replace(/\r?\n$/, '') === b.replace(/\r?\n$/, '');
+}
+
+function viewOf(views: ShownDiff[], filePath: string): ShownDiff | undefined {
+  return views.find((view) => view.filePath === filePath);
+}
+
+/** The editor's diff views once the view of `filePath` shows `proposal`. */
+function waitForView(editor: EditorUnderTest, filePath: string, proposal: string) {
+  return waitFor(`the diff view of ${path.basename(filePath)}`, async () => {
+    const view = viewOf(await editor.diffViews(), filePath);
+    return view && sameText(view.proposal, proposal) ? view : undefined;
+  });
+}
+
+function waitForNoView(editor: EditorUnderTest, filePath: string): Promise<true> {
+  return waitFor(`the diff view of ${path.basename(filePath)} to close`, async () =>
+    viewOf(await editor.diffViews(), filePath) ? undefined : true,
+  );
+}
+
+/** Whether the client's diff is still waiting for an answer (no timing: a settled one wins). */
+async function stillOpen(diff: DiffHandle): Promise<boolean> {
+  const pending = Symbol('pending');
+  const first = await Promise.race([diff.result, Promise.resolve(pending)]);
+  return first === pending;
+}
+
+/** The discovery files in the sandbox: Gemini's and the Qwen locks. */
+function discoveryFiles(sandbox: Sandbox): string[] {
+  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
+  return dirs.flatMap((dir) =>
+    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
+  );
+}
+
+/**
+ * Registers the conformance cases (`node:test`) for the editor `driver` starts. Call it once,
+ * at the top level of a test file.
+ */
+export function runAdapterConformance(driver: AdapterDriver): void {
+  describe(`${driver.name}: adapter conformance`, { skip: driver.skip }, () => {
+    for (const kind of KINDS) describeContext(driver, kind);
+    describeDiffs(driver);
+    describeQuitting(driver);
+  });
+}
+
+function describeContext(driver: AdapterDriver, kind: ClientKind): void {
+  describe(`the context reaches the real ${kind} client`, () => {
+    let first = '';
+    let second = '';
+    const scene = sceneWith(driver, [kind], (sandbox) => {
+      first = path.join(sandbox.workspace, 'first.txt');
+      second = path.join(sandbox.workspace, 'second.txt');
+      writeFileSync(first, `alpha beta\n${WIDE_LINE}\nlast line\n`);
+      writeFileSync(second, 'other file\n');
+    });
+
+    test('an opened file is active, with the cursor at line 1, character 1', async () => {
+      await scene.editor.openFile(first);
+      const file = await waitForActive(client(scene, kind), 'first.txt', (f) => f.path === first);
+      assert.deepEqual(file.cursor, { line: 1, character: 1 });
+      assert.equal(file.selectedText, undefined);
+    });
+
+    test(`the cursor counts code points: the x of "${WIDE_LINE}" is character 10`, async () => {
+      await scene.editor.moveCursor({ line: 2, character: 10 });
+      const file = await waitForActive(
+        client(scene, kind),
+        'the cursor on the x',
+        (f) => f.cursor?.line === 2 && f.cursor.character === 10,
+      );
+      assert.equal(file.selectedText, undefined);
+    });
+
+    test('the selected text reaches the client', async () => {
+      await scene.editor.select({ line: 2, character: 1 }, { line: 2, character: 8 });
+      await waitForActive(
+        client(scene, kind),
+        'the selection',
+        (f) => f.selectedText === 'héllo 文件',
+      );
+    });
+
+    test('a selection across lines', async () => {
+      await scene.editor.select({ line: 1, character: 7 }, { line: 2, character: 5 });
+      await waitForActive(
+        client(scene, kind),
+        'the selection across lines',
+        (f) => f.selectedText === 'beta\nhéllo',
+      );
+    });
+
+    test('ending the selection clears it', async () => {
+      await scene.editor.clearSelection();
+      await waitForActive(client(scene, kind), 'no selection', (f) => f.selectedText === undefined);
+    });
+
+    test('every open file is listed; the one focused last is active', async () => {
+      await scene.editor.openFile(second);
+      const context = await client(scene, kind).waitForContext(
+        (c) => activeFile(c)?.path === second,
+      );
+      assert.deepEqual(openPaths(context), [first, second].sort());
+      await scene.editor.openFile(first);
+      await waitForActive(client(scene, kind), 'first.txt again', (f) => f.path === first);
+    });
+  });
+}
+
+function describeDiffs(driver: AdapterDriver): void {
+  describe('diffs proposed by the real clients', () => {
+    const scene = sceneWith(driver, KINDS);
+    let serial = 0;
+
+    /** Has `kind` propose `proposal` for a new file holding `disk`; waits for the view. */
+    async function propose(kind: ClientKind, disk: string, proposal: string) {
+      serial += 1;
+      const filePath = path.join(scene.sandbox.workspace, `proposal-${serial}.txt`);
+      writeFileSync(filePath, disk);
+      const diff = client(scene, kind).openDiff(filePath, proposal);
+      await diff.opened;
+      await waitForView(scene.editor, filePath, proposal);
+      return { filePath, diff };
+    }
+
+    for (const gesture of driver.gestures.accept) {
+      for (const kind of KINDS) {
+        test(`${gesture} accepts, and ${kind} receives the edited text`, async () => {
+          const { filePath, diff } = await propose(kind, 'alpha\nbeta\n', 'alpha\nBETA\n');
+          const edited = 'alpha\nBETA\nedited in the editor\n';
+          await scene.editor.editProposal(filePath, edited);
+          await scene.editor.accept(filePath, gesture);
+          assert.deepEqual(await diff.result, { status: 'accepted', content: edited });
+          await waitForNoView(scene.editor, filePath);
+        });
+      }
+    }
+
+    for (const gesture of driver.gestures.reject) {
+      for (const kind of KINDS) {
+        test(`${gesture} rejects, and ${kind} is told`, async () => {
+          const { filePath, diff } = await propose(kind, 'alpha\nbeta\n', 'alpha\nBETA\n');
+          await scene.editor.reject(filePath, gesture);
+          assert.deepEqual(await diff.result, { status: 'rejected' });
+          await waitForNoView(scene.editor, filePath);
+        });
+      }
+    }
+
+    for (const kind of KINDS) {
+      test(`${kind} closing a diff gets the edited text, and the view disappears`, async () => {
+        const { filePath, diff } = await propose(kind, 'one\n', 'two\n');
+        await scene.editor.editProposal(filePath, 'two, edited\n');
+        const content = await client(scene, kind).closeDiff(filePath);
+        assert.equal(content, 'two, edited\n');
+        await waitForNoView(scene.editor, filePath);
+        assert.equal((await diff.result).status, 'rejected');
+      });
+    }
+
+    test('gemini approving in its terminal writes the text edited in the editor', async () => {
+      const { filePath, diff } = await propose('gemini', 'one\n', 'two\n');
+      await scene.editor.editProposal(filePath, 'two, edited\n');
+      await client(scene, 'gemini').resolveDiffFromCli(filePath, 'accepted');
+      assert.deepEqual(await diff.result, { status: 'accepted', content: 'two, edited\n' });
+      await waitForNoView(scene.editor, filePath);
+    });
+
+    test('two diffs at once from two clients, each with its own answer', async () => {
+      const fromGemini = await propose('gemini', 'g\n', 'G\n');
+      const fromQwen = await propose('qwen', 'q\n', 'Q\n');
+      const views = await scene.editor.diffViews();
+      assert.ok(viewOf(views, fromGemini.filePath) && viewOf(views, fromQwen.filePath));
+      await scene.editor.accept(fromGemini.filePath, driver.gestures.accept[0] as string);
+      assert.deepEqual(await fromGemini.diff.result, { status: 'accepted', content: 'G\n' });
+      await waitForNoView(scene.editor, fromGemini.filePath);
+      assert.ok(viewOf(await scene.editor.diffViews(), fromQwen.filePath), 'the other view');
+      assert.equal(await stillOpen(fromQwen.diff), true, 'the other diff is still open');
+      await scene.editor.reject(fromQwen.filePath, driver.gestures.reject[0] as string);
+      assert.deepEqual(await fromQwen.diff.result, { status: 'rejected' });
+      await waitForNoView(scene.editor, fromQwen.filePath);
+    });
+
+    test("an emptied proposal is not accepted: the engine's reason is shown, the view stays", async () => {
+      const { filePath, diff } = await propose('gemini', 'alpha\n', 'ALPHA\n');
+      await scene.editor.editProposal(filePath, '');
+      const before = await scene.editor.messages();
+      await scene.editor.accept(filePath, driver.gestures.accept[0] as string);
+      await waitFor("the engine's reason among the messages", async () => {
+        const shown = (await scene.editor.messages()).slice(before.length);
+        return /empty/i.test(shown) ? true : undefined;
+      });
+      assert.ok(viewOf(await scene.editor.diffViews(), filePath), 'the view is still shown');
+      assert.equal(await stillOpen(diff), true, 'the CLI got no answer');
+      // The first reject gesture also rejects an edited proposal.
+      await scene.editor.reject(filePath, driver.gestures.reject[0] as string);
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await waitForNoView(scene.editor, filePath);
+    });
+  });
+}
+
+function describeQuitting(driver: AdapterDriver): void {
+  describe('quitting the editor with a diff open', () => {
+    const scene = sceneWith(driver, ['gemini']);
+
+    test('the client is told rejected, and no discovery file is left', async () => {
+      assert.ok(discoveryFiles(scene.sandbox).length > 0, 'the editor wrote discovery files');
+      const filePath = path.join(scene.sandbox.workspace, 'pending.txt');
+      writeFileSync(filePath, 'a\n');
+      const diff = client(scene, 'gemini').openDiff(filePath, 'b\n');
+      await diff.opened;
+      await waitForView(scene.editor, filePath, 'b\n');
+      await scene.editor.quit();
+      const result: DiffResult = await diff.result;
+      assert.deepEqual(result, { status: 'rejected' });
+      await waitFor('the discovery files to be removed', () =>
+        discoveryFiles(scene.sandbox).length === 0 ? true : undefined,
+      );
+    });
+  });
+}
