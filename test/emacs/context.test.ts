@@ -58,7 +58,10 @@ for (const kind of ['gemini', 'qwen'] as const) {
       );
       assert.equal(active(context)?.selectedText, undefined);
       // Emacs itself counts display columns there: 11 (文 and 件 are two columns wide).
-      assert.equal(await scene.emacs.eval('(with-current-buffer (window-buffer) (current-column))'), '11');
+      assert.equal(
+        await scene.emacs.eval('(with-current-buffer (window-buffer) (current-column))'),
+        '11',
+      );
     });
 
     test('the active region is the selected text, across lines; C-g ends it', async () => {

@@ -76,6 +76,20 @@ export interface TandemStatus {
   diffs: { id: string; path: string }[];
 }
 
+/** A diff view as Emacs shows it. */
+export interface DiffView {
+  id: string;
+  path: string;
+  proposal: string;
+  disk: string;
+  proposalHeader: string;
+  diskHeader: string;
+  mode: string;
+  diskReadOnly: boolean;
+  /** Whether the proposal is in the selected window. */
+  selected: boolean;
+}
+
 export interface EmacsOptions {
   /** Turn `tandem-mode` on and wait until it runs. */
   tandem?: boolean;
@@ -103,7 +117,11 @@ export class EmacsSession {
     mkdirSync(serverDir, { recursive: true, mode: 0o700 });
     const socket = path.join(serverDir, 'server');
     const start = `(progn (setq server-socket-dir ${lispString(serverDir)}) (server-start) (require 'json) (require 'tandem))`;
-    const command = [...emacsCommand(), '-nw', ...emacsArgs('--eval', start, ...(options.args ?? []))];
+    const command = [
+      ...emacsCommand(),
+      '-nw',
+      ...emacsArgs('--eval', start, ...(options.args ?? [])),
+    ];
     const pane = await TmuxPane.start({
       dir,
       cwd: sandbox.workspace,
@@ -122,7 +140,9 @@ export class EmacsSession {
       await waitFor('Emacs to answer', () => session.eval('t'));
       if (options.tandem) {
         // As M-x would: in the buffer the user looks at.
-        await session.eval('(with-current-buffer (window-buffer (selected-window)) (tandem-mode 1))');
+        await session.eval(
+          '(with-current-buffer (window-buffer (selected-window)) (tandem-mode 1))',
+        );
         await session.waitForState('running');
       }
     } catch (error) {
@@ -173,6 +193,24 @@ export class EmacsSession {
     });
   }
 
+  /** The open diff views, oldest first. */
+  views(): Promise<DiffView[]> {
+    return this.json<DiffView[]>(`(vconcat
+      (mapcar (lambda (view)
+                (let ((disk (tandem-diff-view-disk view))
+                      (proposal (tandem-diff-view-proposal view)))
+                  (list (cons 'id (tandem-diff-view-id view))
+                        (cons 'path (tandem-diff-view-path view))
+                        (cons 'proposal (tandem-diff-proposal-text view))
+                        (cons 'disk (with-current-buffer disk (buffer-string)))
+                        (cons 'proposalHeader (format-mode-line (buffer-local-value 'header-line-format proposal)))
+                        (cons 'diskHeader (format-mode-line (buffer-local-value 'header-line-format disk)))
+                        (cons 'mode (symbol-name (buffer-local-value 'major-mode proposal)))
+                        (cons 'diskReadOnly (if (buffer-local-value 'buffer-read-only disk) t :json-false))
+                        (cons 'selected (if (eq (window-buffer (selected-window)) proposal) t :json-false)))))
+              (and tandem--session (tandem-diffs-views (tandem-session-diffs tandem--session)))))`);
+  }
+
   /** Waits until `count` diffs are open. */
   waitForDiffs(count: number, timeoutMs?: number): Promise<TandemStatus> {
     return waitFor(
@@ -187,7 +225,9 @@ export class EmacsSession {
 
   /** The log buffer of Tandem. */
   log(): Promise<string> {
-    return this.text(`(if (get-buffer "*tandem-log*") (with-current-buffer "*tandem-log*" (buffer-string)) "")`);
+    return this.text(
+      `(if (get-buffer "*tandem-log*") (with-current-buffer "*tandem-log*" (buffer-string)) "")`,
+    );
   }
 
   /** tmux key names, e.g. `C-c`, `Enter`, `M-x`, or single characters. */
