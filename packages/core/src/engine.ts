@@ -1,3 +1,4 @@
+import { terminalVariables } from './clients/discovery-rules.js';
 import { ContextTracker } from './context/context-tracker.js';
 import { UpdatePacer } from './context/update-pacer.js';
 import { DiffCoordinator } from './diffs/diff-coordinator.js';
@@ -13,7 +14,6 @@ import { McpListener } from './http/mcp-listener.js';
 import { newSecret } from './http/secret.js';
 import { silentLogger, type Logger } from './log.js';
 import { SessionHub } from './mcp/session-hub.js';
-import { terminalEnv } from './terminal-env.js';
 
 export interface EngineOptions {
   editor: EditorInfo;
@@ -118,7 +118,7 @@ export class Engine implements EditorEvents {
   /** The variables a terminal of this editor needs so that a CLI started there connects here. */
   terminalEnv(): Record<string, string> {
     const idePid = this.discovery.geminiIdePid(this.options.editor.pid);
-    return terminalEnv(this.port, this.workspaceFolders, idePid);
+    return terminalVariables(this.port, this.workspaceFolders, idePid);
   }
 
   clients(): ConnectedClient[] {

@@ -8,6 +8,23 @@ export type {
   EditorPort,
 } from './editor-port.js';
 export type { DiscoveryOptions } from './discovery/discovery-files.js';
+export {
+  ALL_CLI_VARIABLES,
+  CLI_VARIABLES,
+  discoveryContent,
+  discoveryFilePath,
+  discoveryLocations,
+  DISCOVERY_KINDS,
+  geminiIdePidFromEnv,
+  idePidAboveShell,
+  terminalVariables,
+  TERMINAL_SHELLS,
+  type DiscoveryData,
+  type DiscoveryKind,
+  type DiscoveryLocations,
+  type IdeInfo,
+  type NameNumbers,
+} from './clients/discovery-rules.js';
 export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';
 export { newSecret, secretMatches } from './http/secret.js';

@@ -1,17 +1,6 @@
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Locations } from './locations.js';
-
-/**
- * The kinds of discovery file, each named after where it lives and who reads it:
- * - `gemini`: `<tmp>/gemini/ide/gemini-ide-server-<PID>-<PORT>.json`, Gemini CLI.
- * - `gemini-pid`: `<tmp>/gemini/ide/gemini-ide-server-<PID>.json`, written by older companions;
- *   Gemini CLI reads it first when PID is its IDE PID.
- * - `qwen-lock`: `<qwenHome>/ide/<PORT>.lock`, Qwen Code ≥ 0.5.
- * - `qwen-tmp`: `<tmp>/qwen-code-ide-server-<PID or PORT>.json`, Qwen Code's legacy lookup.
- * - `qwen-legacy`: `<tmp>/gemini/ide/qwen-code-ide-server-<PID>-<PORT>.json`, Qwen Code 0.1.
- */
-export type DiscoveryKind = 'gemini' | 'gemini-pid' | 'qwen-lock' | 'qwen-tmp' | 'qwen-legacy';
+import { DISCOVERY_KINDS, type DiscoveryKind, type DiscoveryLocations } from '@tandem/core';
 
 export interface DiscoveryFile {
   path: string;
@@ -29,60 +18,28 @@ export interface DiscoveryFile {
   error?: string;
 }
 
-interface NamePattern {
-  dir: keyof Pick<Locations, 'geminiIdeDir' | 'qwenIdeDir' | 'tmpDir'>;
-  regex: RegExp;
-  kind: DiscoveryKind;
-  fields: (match: RegExpExecArray) => Pick<DiscoveryFile, 'namePid' | 'namePort'>;
-}
-
-const PATTERNS: NamePattern[] = [
-  {
-    dir: 'geminiIdeDir',
-    regex: /^gemini-ide-server-(\d+)-(\d+)\.json$/,
-    kind: 'gemini',
-    fields: (m) => ({ namePid: Number(m[1]), namePort: Number(m[2]) }),
-  },
-  {
-    dir: 'geminiIdeDir',
-    regex: /^gemini-ide-server-(\d+)\.json$/,
-    kind: 'gemini-pid',
-    fields: (m) => ({ namePid: Number(m[1]) }),
-  },
-  {
-    dir: 'geminiIdeDir',
-    regex: /^qwen-code-ide-server-(\d+)-(\d+)\.json$/,
-    kind: 'qwen-legacy',
-    fields: (m) => ({ namePid: Number(m[1]), namePort: Number(m[2]) }),
-  },
-  {
-    dir: 'qwenIdeDir',
-    regex: /^(\d+)\.lock$/,
-    kind: 'qwen-lock',
-    fields: (m) => ({ namePort: Number(m[1]) }),
-  },
-  {
-    dir: 'tmpDir',
-    regex: /^qwen-code-ide-server-(\d+)\.json$/,
-    kind: 'qwen-tmp',
-    fields: () => ({}),
-  },
-];
-
 /**
  * Every discovery file in every place a CLI looks: by kind, then in the order `readdir` lists
  * them — the order the CLIs read them in, which breaks ties in Gemini CLI's choice.
  */
-export async function scanDiscoveryFiles(locations: Locations): Promise<DiscoveryFile[]> {
+export async function scanDiscoveryFiles(locations: DiscoveryLocations): Promise<DiscoveryFile[]> {
   const found: DiscoveryFile[] = [];
   const listings = new Map<string, string[]>();
-  for (const pattern of PATTERNS) {
-    const dir = locations[pattern.dir];
+  for (const [kind, rule] of Object.entries(DISCOVERY_KINDS) as [
+    DiscoveryKind,
+    typeof DISCOVERY_KINDS.gemini,
+  ][]) {
+    const dir = locations[rule.dir];
     if (!listings.has(dir)) listings.set(dir, await readdir(dir).catch(() => []));
     for (const name of listings.get(dir) ?? []) {
-      const match = pattern.regex.exec(name);
-      if (match)
-        found.push(await readDiscoveryFile(join(dir, name), pattern.kind, pattern.fields(match)));
+      const match = rule.pattern.exec(name);
+      if (!match) continue;
+      const { pid, port } = rule.numbers(match);
+      const numbers = {
+        ...(pid === undefined ? {} : { namePid: pid }),
+        ...(port === undefined ? {} : { namePort: port }),
+      };
+      found.push(await readDiscoveryFile(join(dir, name), kind, numbers));
     }
   }
   return found;

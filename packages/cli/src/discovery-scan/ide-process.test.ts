@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, test } from 'node:test';
-import { geminiIdePidFromEnv, ideProcessFromTree } from './ide-process.js';
+import { ideProcessFromTree } from './ide-process.js';
 
 const children: ChildProcess[] = [];
 
@@ -57,12 +57,4 @@ test('any other shell is the terminal: its grandparent is the IDE', async () => 
     process.pid,
     "the shell's parent is the runner, whose parent is this test",
   );
-});
-
-test('GEMINI_CLI_IDE_PID counts only as a positive integer', () => {
-  assert.equal(geminiIdePidFromEnv({ GEMINI_CLI_IDE_PID: '1234' }), 1234);
-  assert.equal(geminiIdePidFromEnv({ GEMINI_CLI_IDE_PID: '12x' }), 12);
-  assert.equal(geminiIdePidFromEnv({ GEMINI_CLI_IDE_PID: '0' }), undefined);
-  assert.equal(geminiIdePidFromEnv({ GEMINI_CLI_IDE_PID: 'abc' }), undefined);
-  assert.equal(geminiIdePidFromEnv({}), undefined);
 });

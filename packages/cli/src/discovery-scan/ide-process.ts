@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { basename } from 'node:path';
 import { promisify } from 'node:util';
+import { idePidAboveShell, TERMINAL_SHELLS } from '@tandem/core';
 
 const run = promisify(execFile);
 
-/** The process names both CLIs take for "the terminal's shell". */
-const SHELLS = new Set(['zsh', 'bash', 'sh', 'tcsh', 'csh', 'ksh', 'fish', 'dash']);
 const MAX_DEPTH = 32;
 /** `npx x` / `npm exec x` run x under `sh -c`: that shell is the launcher's, not the terminal's. */
 const PACKAGE_RUNNER = /^(npm exec|npx)(\s|$)|\bnpx-cli\.js\b|\/npx(\s|$)/;
@@ -34,14 +33,13 @@ export async function ideProcessFromTree(startPid = process.pid): Promise<IdePro
   let current = startPid;
   for (let depth = 0; depth < MAX_DEPTH; depth++) {
     const { parentPid, name } = await processInfo(current);
-    if (SHELLS.has(name)) {
+    if (TERMINAL_SHELLS.has(name)) {
       const launcher = await processInfo(parentPid);
       if (PACKAGE_RUNNER.test(launcher.command) && launcher.parentPid > 1) {
         current = launcher.parentPid;
         continue;
       }
-      const grandparent = launcher.parentPid;
-      const pid = grandparent > 1 ? grandparent : parentPid;
+      const pid = idePidAboveShell(parentPid, launcher.parentPid);
       return { pid, command: (await processInfo(pid)).command, shell: { pid: current, name } };
     }
     if (parentPid <= 1) break;
@@ -67,12 +65,6 @@ async function processInfo(pid: number): Promise<ProcessInfo> {
   } catch {
     return { parentPid: 0, name: '', command: '' };
   }
-}
-
-/** `GEMINI_CLI_IDE_PID` as Gemini CLI reads it: a positive integer, else ignored. */
-export function geminiIdePidFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const pid = parseInt(env.GEMINI_CLI_IDE_PID ?? '', 10);
-  return Number.isNaN(pid) || pid <= 0 ? undefined : pid;
 }
 
 /** The command line of a process, '' when it cannot be found. */

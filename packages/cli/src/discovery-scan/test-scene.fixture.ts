@@ -6,9 +6,15 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { Engine, type EditorInfo } from '@tandem/core';
+import {
+  discoveryFilePath,
+  discoveryLocations,
+  Engine,
+  type DiscoveryKind,
+  type EditorInfo,
+} from '@tandem/core';
 import type { CommandIO } from '../command.js';
 
 export const NEOVIM: EditorInfo = { name: 'neovim', displayName: 'Neovim', pid: process.pid };
@@ -71,19 +77,19 @@ export class TestScene {
     return (JSON.parse(readFileSync(file, 'utf8')) as { authToken: string }).authToken;
   }
 
-  writeGeminiFile(name: string, content: unknown): string {
-    const dir = join(this.tmpDir, 'gemini', 'ide');
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, name);
-    writeFileSync(path, JSON.stringify(content));
-    return path;
-  }
-
-  /** A Qwen lock file, optionally dated `ageMs` in the past. */
-  writeLock(port: number, content: unknown, ageMs = 0): string {
-    const dir = join(this.qwenHome, 'ide');
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, `${port}.lock`);
+  /** A discovery file of `kind` where the scene's CLIs look, optionally dated `ageMs` ago. */
+  writeDiscoveryFile(
+    kind: DiscoveryKind,
+    numbers: { pid?: number; port?: number },
+    content: unknown,
+    ageMs = 0,
+  ): string {
+    const locations = discoveryLocations(
+      { HOME: this.home, TMPDIR: this.tmpDir, QWEN_HOME: this.qwenHome },
+      this.root,
+    );
+    const path = discoveryFilePath(locations, kind, { pid: 0, port: 0, ...numbers });
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, JSON.stringify(content));
     if (ageMs > 0) {
       const then = new Date(Date.now() - ageMs);

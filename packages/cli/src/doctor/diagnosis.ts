@@ -5,9 +5,15 @@ import {
   type CheckedFile,
   type NamedProcess,
 } from '../discovery-scan/companions.js';
-import { scanDiscoveryFiles, type DiscoveryKind } from '../discovery-scan/discovery-files.js';
+import { scanDiscoveryFiles } from '../discovery-scan/discovery-files.js';
 import { ideProcessFromTree } from '../discovery-scan/ide-process.js';
-import { locationsFor, type Locations } from '../discovery-scan/locations.js';
+import {
+  ALL_CLI_VARIABLES,
+  DISCOVERY_KINDS,
+  type DiscoveryKind,
+  discoveryLocations,
+  type DiscoveryLocations,
+} from '@tandem/core';
 import type { ProbeResult } from '../discovery-scan/mcp-probe.js';
 import {
   geminiWorkspaceCheck,
@@ -31,7 +37,7 @@ export interface DoctorReport {
   version: 1;
   dir: string;
   realDir: string;
-  locations: Omit<Locations, 'home'>;
+  locations: Omit<DiscoveryLocations, 'home'>;
   environment: EnvironmentReport;
   files: FileReport[];
   clients: ClientReport[];
@@ -78,32 +84,12 @@ export interface DoctorOptions {
   clients: ClientKind[];
 }
 
-const VARIABLES = [
-  'GEMINI_CLI_IDE_SERVER_PORT',
-  'GEMINI_CLI_IDE_WORKSPACE_PATH',
-  'GEMINI_CLI_IDE_PID',
-  'GEMINI_CLI_IDE_AUTH_TOKEN',
-  'GEMINI_CLI_IDE_SERVER_STDIO_COMMAND',
-  'QWEN_CODE_IDE_SERVER_PORT',
-  'QWEN_CODE_IDE_WORKSPACE_PATH',
-  'QWEN_CODE_IDE_SERVER_STDIO_COMMAND',
-  'TMPDIR',
-  'QWEN_HOME',
-  'GEMINI_CLI_HOME',
-];
-
-const READ_BY: Record<DiscoveryKind, string> = {
-  gemini: 'Gemini CLI',
-  'gemini-pid': 'Gemini CLI, when the PID in its name is the IDE PID',
-  'qwen-lock': 'Qwen Code 0.5 and later',
-  'qwen-tmp': 'Qwen Code, when the number in its name is the IDE PID or QWEN_CODE_IDE_SERVER_PORT',
-  'qwen-legacy': 'Qwen Code 0.1 only',
-};
+const VARIABLES = [...ALL_CLI_VARIABLES, 'TMPDIR', 'QWEN_HOME', 'GEMINI_CLI_HOME'];
 
 /** Everything `tandem doctor` knows about `dir`: read-only, except for short MCP handshakes. */
 export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
   const { dir, env } = options;
-  const locations = locationsFor(env, dir);
+  const locations = discoveryLocations(env, dir);
   const files = await scanDiscoveryFiles(locations);
   const prober = new Prober();
   const [checked, treeIdeProcess] = await Promise.all([
@@ -187,7 +173,7 @@ function fileReport(checked: CheckedFile, dir: string): FileReport {
   return {
     path: file.path,
     kind: file.kind,
-    readBy: READ_BY[file.kind],
+    readBy: DISCOVERY_KINDS[file.kind].readBy,
     ...(fields.port !== undefined && { port: fields.port }),
     ...(fields.workspacePath !== undefined && { workspacePath: fields.workspacePath }),
     ...(fields.ideInfo && { ideInfo: fields.ideInfo }),

@@ -161,13 +161,21 @@ describe('tandem doctor', () => {
     const engine = await scene.startEngine([ws], { hidden: true });
     const pid = await deadPid();
     const port = await closedPort();
-    const lock = scene.writeLock(port, { port, workspacePath: ws, authToken: 'x', ppid: pid });
-    scene.writeGeminiFile(`gemini-ide-server-${process.pid}-${engine.port}.json`, {
-      port: engine.port,
-      workspacePath: ws,
-      authToken: 'wrong',
-      ideInfo: { name: 'neovim', displayName: 'Neovim' },
-    });
+    const lock = scene.writeDiscoveryFile(
+      'qwen-lock',
+      { port: port },
+      { port, workspacePath: ws, authToken: 'x', ppid: pid },
+    );
+    scene.writeDiscoveryFile(
+      'gemini',
+      { pid: process.pid, port: engine.port },
+      {
+        port: engine.port,
+        workspacePath: ws,
+        authToken: 'wrong',
+        ideInfo: { name: 'neovim', displayName: 'Neovim' },
+      },
+    );
     const parsed = await report(ws);
     assert.deepEqual(codes(parsed), [
       'gemini:wrong-token',

@@ -164,8 +164,8 @@ const CASES: Case[] = [
       const pid = await deadPid();
       const port = await closedPort();
       const stale = { port, workspacePath: ws, authToken: 'stale', ideInfo: IDE_INFO, ppid: pid };
-      if (kind === 'gemini') scene.writeGeminiFile(`gemini-ide-server-${pid}-${port}.json`, stale);
-      else scene.writeLock(port, stale);
+      if (kind === 'gemini') scene.writeDiscoveryFile('gemini', { pid, port }, stale);
+      else scene.writeDiscoveryFile('qwen-lock', { port: port }, stale);
       return { cwd: ws, expect: live };
     },
   },
@@ -176,8 +176,8 @@ const CASES: Case[] = [
       const pid = await deadPid();
       const port = await closedPort();
       const stale = { port, workspacePath: ws, authToken: 'stale', ideInfo: IDE_INFO, ppid: pid };
-      if (kind === 'gemini') scene.writeGeminiFile(`gemini-ide-server-${pid}-${port}.json`, stale);
-      else scene.writeLock(port, stale);
+      if (kind === 'gemini') scene.writeDiscoveryFile('gemini', { pid, port }, stale);
+      else scene.writeDiscoveryFile('qwen-lock', { port: port }, stale);
       return { cwd: ws, expect: 'no connection' };
     },
   },
@@ -189,12 +189,16 @@ const CASES: Case[] = [
       await scene.startEngine([ws]);
       const pid = await deadPid();
       const port = await closedPort();
-      scene.writeGeminiFile(`gemini-ide-server-${pid}-${port}.json`, {
-        port,
-        workspacePath: ws,
-        authToken: 'stale',
-        ideInfo: IDE_INFO,
-      });
+      scene.writeDiscoveryFile(
+        'gemini',
+        { pid, port },
+        {
+          port,
+          workspacePath: ws,
+          authToken: 'stale',
+          ideInfo: IDE_INFO,
+        },
+      );
       return { cwd: ws, env: { GEMINI_CLI_IDE_PID: String(pid) }, expect: 'no connection' };
     },
   },
@@ -205,9 +209,13 @@ const CASES: Case[] = [
       const engine = await scene.startEngine([ws], { hidden: true });
       const data = { port: engine.port, workspacePath: ws, authToken: 'wrong', ideInfo: IDE_INFO };
       if (kind === 'gemini') {
-        scene.writeGeminiFile(`gemini-ide-server-${process.pid}-${engine.port}.json`, data);
+        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
       } else {
-        scene.writeLock(engine.port, { ...data, ppid: process.pid });
+        scene.writeDiscoveryFile(
+          'qwen-lock',
+          { port: engine.port },
+          { ...data, ppid: process.pid },
+        );
       }
       return { cwd: ws, expect: 'no connection' };
     },
@@ -220,12 +228,17 @@ const CASES: Case[] = [
       const good = await scene.startEngine([ws], { hidden: true });
       const other = await scene.startEngine([ws], { hidden: true });
       const common = { workspacePath: ws, ideInfo: IDE_INFO, ppid: process.pid };
-      scene.writeLock(
-        good.port,
+      scene.writeDiscoveryFile(
+        'qwen-lock',
+        { port: good.port },
         { ...common, port: good.port, authToken: scene.tokenOf(good) },
         60_000,
       );
-      scene.writeLock(other.port, { ...common, port: other.port, authToken: 'wrong' });
+      scene.writeDiscoveryFile(
+        'qwen-lock',
+        { port: other.port },
+        { ...common, port: other.port, authToken: 'wrong' },
+      );
       return { cwd: ws, expect: good };
     },
   },
@@ -236,9 +249,13 @@ const CASES: Case[] = [
       const engine = await scene.startEngine([ws], { hidden: true });
       const data = { port: engine.port, workspacePath: ws, authToken: scene.tokenOf(engine) };
       if (kind === 'gemini') {
-        scene.writeGeminiFile(`gemini-ide-server-${process.pid}-${engine.port}.json`, data);
+        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
       } else {
-        scene.writeLock(engine.port, { ...data, ppid: process.pid });
+        scene.writeDiscoveryFile(
+          'qwen-lock',
+          { port: engine.port },
+          { ...data, ppid: process.pid },
+        );
       }
       return { cwd: ws, expect: 'no connection' };
     },
@@ -250,9 +267,13 @@ const CASES: Case[] = [
       const engine = await scene.startEngine([ws], { hidden: true });
       const data = { port: engine.port, workspacePath: ws, authToken: scene.tokenOf(engine) };
       if (kind === 'gemini') {
-        scene.writeGeminiFile(`gemini-ide-server-${process.pid}-${engine.port}.json`, data);
+        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
       } else {
-        scene.writeLock(engine.port, { ...data, ppid: process.pid });
+        scene.writeDiscoveryFile(
+          'qwen-lock',
+          { port: engine.port },
+          { ...data, ppid: process.pid },
+        );
       }
       return { cwd: ws, env: { TERM_PROGRAM: 'vscode' }, expect: engine };
     },
@@ -263,12 +284,16 @@ const CASES: Case[] = [
     async setup(scene) {
       const ws = scene.folder('ws');
       const engine = await scene.startEngine([ws], { hidden: true });
-      scene.writeGeminiFile(`gemini-ide-server-${process.pid}.json`, {
-        port: engine.port,
-        workspacePath: ws,
-        authToken: scene.tokenOf(engine),
-        ideInfo: IDE_INFO,
-      });
+      scene.writeDiscoveryFile(
+        'gemini-pid',
+        { pid: process.pid },
+        {
+          port: engine.port,
+          workspacePath: ws,
+          authToken: scene.tokenOf(engine),
+          ideInfo: IDE_INFO,
+        },
+      );
       return { cwd: ws, env: { GEMINI_CLI_IDE_PID: String(process.pid) }, expect: engine };
     },
   },
@@ -278,12 +303,16 @@ const CASES: Case[] = [
     async setup(scene) {
       const ws = scene.folder('ws');
       const engine = await scene.startEngine([ws], { hidden: true });
-      scene.writeLock(engine.port, {
-        port: engine.port,
-        workspacePath: join(scene.root, 'removed'),
-        authToken: scene.tokenOf(engine),
-        ideInfo: IDE_INFO,
-      });
+      scene.writeDiscoveryFile(
+        'qwen-lock',
+        { port: engine.port },
+        {
+          port: engine.port,
+          workspacePath: join(scene.root, 'removed'),
+          authToken: scene.tokenOf(engine),
+          ideInfo: IDE_INFO,
+        },
+      );
       return { cwd: ws, expect: 'no connection' };
     },
   },
@@ -299,9 +328,13 @@ const CASES: Case[] = [
         ideInfo: IDE_INFO,
       };
       if (kind === 'gemini') {
-        scene.writeGeminiFile(`gemini-ide-server-${process.pid}-${engine.port}.json`, data);
+        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
       } else {
-        scene.writeLock(engine.port, { ...data, ppid: process.pid });
+        scene.writeDiscoveryFile(
+          'qwen-lock',
+          { port: engine.port },
+          { ...data, ppid: process.pid },
+        );
       }
       return { cwd: ws, expect: 'crash' };
     },

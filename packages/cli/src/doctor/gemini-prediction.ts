@@ -1,6 +1,6 @@
-import { isProcessAlive } from '@tandem/core';
+import { geminiIdePidFromEnv, isProcessAlive } from '@tandem/core';
 import type { DiscoveryFile } from '../discovery-scan/discovery-files.js';
-import { geminiIdePidFromEnv, processCommand } from '../discovery-scan/ide-process.js';
+import { processCommand } from '../discovery-scan/ide-process.js';
 import { geminiWorkspaceCheck, type WorkspaceCheck } from '../discovery-scan/workspace-match.js';
 import { detectIde } from './ide-detection.js';
 import {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { locationsFor } from '../discovery-scan/locations.js';
+import { discoveryLocations } from '@tandem/core';
 import { ideModeSetting, stripJsonComments } from './ide-settings.js';
 
 let root: string;
@@ -35,7 +35,7 @@ function remove(...paths: string[]): void {
 
 test('IDE mode is off when no settings file sets it', async () => {
   for (const client of ['gemini', 'qwen'] as const) {
-    const setting = await ideModeSetting(client, locationsFor(env, project), project, env);
+    const setting = await ideModeSetting(client, discoveryLocations(env, project), project, env);
     assert.equal(setting.enabled, false);
     assert.equal(setting.decidedBy, undefined);
   }
@@ -45,7 +45,7 @@ test("Gemini CLI: the user's file, overridden by the project's, overridden by th
   const user = join(env.HOME as string, '.gemini', 'settings.json');
   const workspace = join(project, '.gemini', 'settings.json');
   const system = env.GEMINI_CLI_SYSTEM_SETTINGS_PATH as string;
-  const read = () => ideModeSetting('gemini', locationsFor(env, project), project, env);
+  const read = () => ideModeSetting('gemini', discoveryLocations(env, project), project, env);
   write(user, '{\n  // IDE integration\n  "ide": { "enabled": true /* on */ }\n}');
   assert.deepEqual([(await read()).enabled, (await read()).decidedBy?.path], [true, user]);
   write(workspace, '{"ide": {"enabled": false}}');
@@ -57,7 +57,7 @@ test("Gemini CLI: the user's file, overridden by the project's, overridden by th
 
 test('Qwen Code: $QWEN_HOME/settings.json, and the older top-level ideMode', async () => {
   const user = join(env.QWEN_HOME as string, 'settings.json');
-  const read = () => ideModeSetting('qwen', locationsFor(env, project), project, env);
+  const read = () => ideModeSetting('qwen', discoveryLocations(env, project), project, env);
   write(user, '{"ideMode": true}');
   assert.equal((await read()).enabled, true);
   write(user, '{"ide": {"enabled": false}, "ideMode": true}');

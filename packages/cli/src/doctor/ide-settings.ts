@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isObject } from '../discovery-scan/discovery-files.js';
-import type { Locations } from '../discovery-scan/locations.js';
+import type { DiscoveryLocations } from '@tandem/core';
 import type { ClientKind } from './prediction.js';
 
 /** One settings file a CLI reads, lowest precedence first. */
@@ -29,7 +29,7 @@ export interface IdeModeSetting {
  */
 export async function ideModeSetting(
   client: ClientKind,
-  locations: Locations,
+  locations: DiscoveryLocations,
   dir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<IdeModeSetting> {
@@ -41,7 +41,7 @@ export async function ideModeSetting(
 
 function settingsPaths(
   client: ClientKind,
-  locations: Locations,
+  locations: DiscoveryLocations,
   dir: string,
   env: NodeJS.ProcessEnv,
 ): [SettingsLayer['scope'], string][] {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Prober } from '../discovery-scan/companions.js';
 import type { DiscoveryFile } from '../discovery-scan/discovery-files.js';
 import type { IdeProcess } from '../discovery-scan/ide-process.js';
-import type { Locations } from '../discovery-scan/locations.js';
+import type { DiscoveryLocations } from '@tandem/core';
 import type { ProbeResult } from '../discovery-scan/mcp-probe.js';
 import type { WorkspaceCheck } from '../discovery-scan/workspace-match.js';
 
@@ -18,7 +18,7 @@ export interface PredictionContext {
   /** The CLI's working directory. */
   dir: string;
   env: NodeJS.ProcessEnv;
-  locations: Locations;
+  locations: DiscoveryLocations;
   /** Every discovery file, in the order `readdir` lists them (as the CLIs read them). */
   files: DiscoveryFile[];
   prober: Prober;

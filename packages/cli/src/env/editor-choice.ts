@@ -1,5 +1,5 @@
 import type { CheckedFile, Companion } from '../discovery-scan/companions.js';
-import type { DiscoveryKind } from '../discovery-scan/discovery-files.js';
+import type { DiscoveryKind } from '@tandem/core';
 import { geminiWorkspaceCheck, qwenWorkspaceCheck } from '../discovery-scan/workspace-match.js';
 
 /** A live companion whose workspace contains the folder. */

@@ -138,12 +138,20 @@ describe('tandem env', () => {
     const ws = scene.folder('ws');
     const pid = await deadPid();
     const port = await closedPort();
-    scene.writeLock(port, { port, workspacePath: ws, authToken: 't', ppid: pid });
-    scene.writeGeminiFile(`gemini-ide-server-${pid}-${port}.json`, {
-      port,
-      workspacePath: ws,
-      authToken: 't',
-    });
+    scene.writeDiscoveryFile(
+      'qwen-lock',
+      { port: port },
+      { port, workspacePath: ws, authToken: 't', ppid: pid },
+    );
+    scene.writeDiscoveryFile(
+      'gemini',
+      { pid, port },
+      {
+        port,
+        workspacePath: ws,
+        authToken: 't',
+      },
+    );
     const { status, stderr } = await tandemEnv(ws);
     assert.equal(status, 1);
     assert.match(stderr, /No editor companion is running/);
@@ -153,11 +161,15 @@ describe('tandem env', () => {
   test("a companion with only Gemini CLI's file: the Qwen variables are unset", async () => {
     const ws = scene.folder('ws');
     const engine = await scene.startEngine([ws], { hidden: true });
-    scene.writeGeminiFile(`gemini-ide-server-${process.pid}-${engine.port}.json`, {
-      port: engine.port,
-      workspacePath: ws,
-      authToken: scene.tokenOf(engine),
-    });
+    scene.writeDiscoveryFile(
+      'gemini',
+      { pid: process.pid, port: engine.port },
+      {
+        port: engine.port,
+        workspacePath: ws,
+        authToken: scene.tokenOf(engine),
+      },
+    );
     const { status, stdout } = await tandemEnv(ws);
     assert.equal(status, 0);
     const result = evaluate('bash', stdout, NAMES, { QWEN_CODE_IDE_SERVER_PORT: '1' });
@@ -168,11 +180,15 @@ describe('tandem env', () => {
   test("an older companion's file named after a PID: GEMINI_CLI_IDE_PID names it", async () => {
     const ws = scene.folder('ws');
     const engine = await scene.startEngine([ws], { hidden: true });
-    scene.writeGeminiFile(`gemini-ide-server-${process.pid}.json`, {
-      port: engine.port,
-      workspacePath: ws,
-      authToken: scene.tokenOf(engine),
-    });
+    scene.writeDiscoveryFile(
+      'gemini-pid',
+      { pid: process.pid },
+      {
+        port: engine.port,
+        workspacePath: ws,
+        authToken: scene.tokenOf(engine),
+      },
+    );
     const { status, stdout } = await tandemEnv(ws);
     assert.equal(status, 0);
     assert.deepEqual(exported(stdout), {

@@ -2,7 +2,7 @@ import type { CommandIO } from '../command.js';
 import { existingDirectory, parseCommandArgs, UsageError, withUsage } from '../command-args.js';
 import { checkFiles, groupByPort, Prober, type Companion } from '../discovery-scan/companions.js';
 import { scanDiscoveryFiles } from '../discovery-scan/discovery-files.js';
-import { locationsFor } from '../discovery-scan/locations.js';
+import { discoveryLocations } from '@tandem/core';
 import { editorsFor, variablesFor, type EditorMatch } from './editor-choice.js';
 import { renderExports, shellFromEnv, SHELLS, type Shell } from './shell-exports.js';
 
@@ -56,7 +56,7 @@ async function exportsFor(
   port: number | undefined,
   io: CommandIO,
 ): Promise<number> {
-  const locations = locationsFor(io.env, dir);
+  const locations = discoveryLocations(io.env, dir);
   const files = await checkFiles(await scanDiscoveryFiles(locations), new Prober());
   const companions = groupByPort(files);
   const editors = editorsFor(companions, dir);

@@ -6,7 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { RecordingEditor, Sandbox } from '@tandem/testkit';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
+import { discoveryFilePath, discoveryLocations } from '../clients/discovery-rules.js';
 import { geminiIdePidFor, parentPid } from './processes.js';
+
+/** Where the CLIs of the sandbox look. */
+function locationsOf(sandbox: Sandbox) {
+  return discoveryLocations(sandbox.env(), sandbox.workspace);
+}
 
 describe('discovery files', () => {
   let sandbox: Sandbox;
@@ -26,13 +32,14 @@ describe('discovery files', () => {
   });
 
   it('writes the Gemini file, the Qwen lock and the Qwen 0.1 file, owner-only', async () => {
-    const idePid = geminiIdePidFor(process.pid);
+    const numbers = { pid: geminiIdePidFor(process.pid), port: engine.port };
+    const at = locationsOf(sandbox);
     assert.deepEqual(
       [...engine.discoveryFiles].sort(),
       [
-        join(sandbox.qwenHome, 'ide', `${engine.port}.lock`),
-        join(sandbox.tmpDir, 'gemini', 'ide', `gemini-ide-server-${idePid}-${engine.port}.json`),
-        join(sandbox.tmpDir, 'gemini', 'ide', `qwen-code-ide-server-${idePid}-${engine.port}.json`),
+        discoveryFilePath(at, 'qwen-lock', numbers),
+        discoveryFilePath(at, 'gemini', numbers),
+        discoveryFilePath(at, 'qwen-legacy', numbers),
       ].sort(),
     );
     for (const file of engine.discoveryFiles) {
@@ -109,7 +116,7 @@ describe('each writer can be turned off', () => {
     });
     try {
       assert.deepEqual(engine.discoveryFiles, [
-        join(sandbox.qwenHome, 'ide', `${engine.port}.lock`),
+        discoveryFilePath(locationsOf(sandbox), 'qwen-lock', { pid: 0, port: engine.port }),
       ]);
     } finally {
       await engine.stop();

@@ -1,6 +1,11 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
+import {
+  discoveryContent,
+  discoveryFilePath,
+  discoveryLocations,
+  type DiscoveryLocations,
+} from '../clients/discovery-rules.js';
 import type { EditorInfo } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { writeFileAtomic } from './atomic-file.js';
@@ -14,9 +19,9 @@ export interface DiscoveryOptions {
   qwenLock?: boolean;
   /** `os.tmpdir()/gemini/ide/qwen-code-ide-server-<PID>-<PORT>.json`, read by Qwen Code 0.1. */
   qwenLegacy?: boolean;
-  /** Defaults to `os.tmpdir()` (which follows `TMPDIR`), as the CLIs compute it. */
+  /** Defaults to the CLIs' `os.tmpdir()`, from this process's environment. */
   tmpDir?: string;
-  /** Defaults to `$QWEN_HOME`, else `~/.qwen`. */
+  /** Defaults to `$QWEN_HOME` (`~` expanded), else `~/.qwen`, as Qwen Code computes it. */
   qwenHome?: string;
   /**
    * The PID in the Gemini file's name. Defaults to what the CLI computes from a terminal whose
@@ -32,6 +37,12 @@ export interface DiscoveryState {
   editor: EditorInfo;
 }
 
+const WRITER_OPTION = {
+  gemini: 'gemini',
+  'qwen-lock': 'qwenLock',
+  'qwen-legacy': 'qwenLegacy',
+} as const;
+
 /** Marks a file as Tandem's, so that a later start may sweep it once its writer is gone. */
 interface TandemMark {
   tandem?: { pid?: unknown };
@@ -40,24 +51,19 @@ interface TandemMark {
 
 /** The discovery files of one engine: written on start, rewritten on change, removed on stop. */
 export class DiscoveryFiles {
-  readonly tmpDir: string;
-  readonly qwenHome: string;
+  private readonly locations: DiscoveryLocations;
   private written: string[] = [];
 
   constructor(
     private readonly options: DiscoveryOptions,
     private readonly log: Logger,
   ) {
-    this.tmpDir = options.tmpDir ?? tmpdir();
-    this.qwenHome = options.qwenHome ?? process.env.QWEN_HOME ?? join(homedir(), '.qwen');
-  }
-
-  get geminiDir(): string {
-    return join(this.tmpDir, 'gemini', 'ide');
-  }
-
-  get qwenDir(): string {
-    return join(this.qwenHome, 'ide');
+    const env = {
+      ...process.env,
+      ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}),
+      ...(options.qwenHome ? { QWEN_HOME: options.qwenHome } : {}),
+    };
+    this.locations = discoveryLocations(env, process.cwd());
   }
 
   /** The PID the Gemini file is named after (and `GEMINI_CLI_IDE_PID` for terminals). */
@@ -71,39 +77,26 @@ export class DiscoveryFiles {
 
   /** Writes (or rewrites) every enabled file. */
   async write(state: DiscoveryState): Promise<string[]> {
-    const idePid = this.geminiIdePid(state.editor.pid);
-    const ideInfo = { name: state.editor.name, displayName: state.editor.displayName };
-    const mark = { tandem: { pid: process.pid } };
-    const common = { port: state.port, authToken: state.token, ideInfo, ...mark };
-    const joined = state.workspaceFolders.join(delimiter);
-    const files: [string, object][] = [];
-    if (this.options.gemini !== false) {
-      files.push([
-        join(this.geminiDir, `gemini-ide-server-${idePid}-${state.port}.json`),
-        { ...common, workspacePath: joined },
-      ]);
-    }
-    if (this.options.qwenLock !== false) {
-      files.push([
-        join(this.qwenDir, `${state.port}.lock`),
-        {
-          ...common,
-          workspacePath: qwenWorkspacePath(state.workspaceFolders),
-          ppid: state.editor.pid,
-          ideName: state.editor.displayName,
-        },
-      ]);
-    }
-    if (this.options.qwenLegacy !== false) {
-      files.push([
-        join(this.geminiDir, `qwen-code-ide-server-${idePid}-${state.port}.json`),
-        { ...common, workspacePath: joined, ppid: state.editor.pid },
-      ]);
-    }
-    for (const [path, content] of files) {
+    const numbers = { pid: this.geminiIdePid(state.editor.pid), port: state.port };
+    const data = {
+      port: state.port,
+      authToken: state.token,
+      workspaceFolders: state.workspaceFolders,
+      ideInfo: { name: state.editor.name, displayName: state.editor.displayName },
+      editorPid: state.editor.pid,
+    };
+    const kinds = (['gemini', 'qwen-lock', 'qwen-legacy'] as const).filter(
+      (kind) => this.options[WRITER_OPTION[kind]] !== false,
+    );
+    const files = kinds.map((kind) => ({
+      path: discoveryFilePath(this.locations, kind, numbers),
+      // Tandem's mark lets a later start sweep the file once its writer is gone.
+      content: { ...discoveryContent(kind, data), tandem: { pid: process.pid } },
+    }));
+    for (const { path, content } of files) {
       await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
     }
-    this.written = files.map(([path]) => path);
+    this.written = files.map(({ path }) => path);
     return [...this.written];
   }
 
@@ -119,7 +112,7 @@ export class DiscoveryFiles {
    */
   async sweep(): Promise<string[]> {
     const swept: string[] = [];
-    for (const dir of [this.geminiDir, this.qwenDir]) {
+    for (const dir of [this.locations.geminiIdeDir, this.locations.qwenIdeDir]) {
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const name of names) {
         if (!/\.(json|lock)$/.test(name)) continue;
@@ -136,13 +129,6 @@ export class DiscoveryFiles {
     if (swept.length > 0) this.log.info(`removed stale discovery files: ${swept.join(', ')}`);
     return swept;
   }
-}
-
-/** Qwen Code also takes a JSON array, the only safe form when a path holds the delimiter. */
-function qwenWorkspacePath(folders: string[]): string {
-  return folders.some((folder) => folder.includes(delimiter))
-    ? JSON.stringify(folders)
-    : folders.join(delimiter);
 }
 
 async function readJson(path: string): Promise<TandemMark | undefined> {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { idePidAboveShell } from '../clients/discovery-rules.js';
 
 /** Whether a process with this id exists (EPERM means it exists but is someone else's). */
 export function isProcessAlive(pid: number): boolean {
@@ -32,10 +33,9 @@ export function parentPid(pid: number): number | undefined {
 
 /**
  * The IDE PID that Gemini CLI computes when it runs in a terminal of the editor whose shell is a
- * direct child of `editorPid`: it walks up to the shell and takes the shell's grandparent, which
- * is the editor's parent (or the editor itself when that parent is init). SPEC-NOTES §4.
+ * direct child of `editorPid`: the shell's parent is the editor, its grandparent the editor's
+ * parent.
  */
 export function geminiIdePidFor(editorPid: number): number {
-  const parent = parentPid(editorPid);
-  return parent !== undefined && parent > 1 ? parent : editorPid;
+  return idePidAboveShell(editorPid, parentPid(editorPid));
 }
