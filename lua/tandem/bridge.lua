@@ -143,16 +143,23 @@ function Bridge:reject_diff(id, callback)
 end
 
 --- Ends the sidecar within about `timeout` ms: `shutdown` (it rejects every open diff and
---- removes its discovery files, then exits); if it is still there, SIGTERM (which does the
---- same); a sidecar deaf to both is killed, so that Neovim never waits on it.
+--- removes its discovery files), then the end of its stdin, and it exits. One that does not
+--- is sent SIGTERM (which does the same), and killed if deaf to that too: Neovim never waits
+--- on it for long.
 function Bridge:stop(timeout)
-  self.rpc:request('shutdown', vim.empty_dict(), function() end)
-  if self.rpc:wait(math.floor(timeout * 0.6)) then
+  local replied = false
+  self.rpc:request('shutdown', vim.empty_dict(), function()
+    replied = true
+  end)
+  vim.wait(math.floor(timeout * 0.5), function()
+    return replied
+  end, 5)
+  self.rpc:close_stdin()
+  if self.rpc:wait(math.floor(timeout * 0.3)) then
     return
   end
-  self.rpc:close_stdin()
   self.rpc:kill('sigterm')
-  if not self.rpc:wait(math.floor(timeout * 0.4)) then
+  if not self.rpc:wait(math.floor(timeout * 0.2)) then
     self.rpc:kill('sigkill')
   end
 end

@@ -29,7 +29,7 @@ type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['option
  * those that state theirs (`statedVersions`) have them checked by `forEachVersion`.
  */
 export function skipReason(
-  needs: { sidecar?: boolean; tmux?: boolean; statedVersions?: boolean } = {},
+  needs: { sidecar?: boolean; tmux?: boolean; chromium?: boolean; statedVersions?: boolean } = {},
 ): string | false {
   const reasons =
     needs.sidecar && !existsSync(TANDEM)
@@ -37,7 +37,11 @@ export function skipReason(
       : [];
   const nvimMissing = needs.statedVersions ? undefined : defaultEditor('nvim').reason;
   if (nvimMissing) reasons.push(nvimMissing);
-  return missing(needs.tmux ? ['tmux'] : [], reasons);
+  const programs = [
+    ...(needs.tmux ? ['tmux'] : []),
+    ...(needs.chromium ? ['/usr/bin/chromium'] : []),
+  ];
+  return missing(programs, reasons);
 }
 
 /** The Neovim to run: the one given, or the default one. */

@@ -3,11 +3,12 @@
  * window takes over the screen, shows how to answer, and answers to the keys the user types.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startRealClient, type RealClient } from '@tandem/testkit';
 import { Sandbox, skipReason } from './neovim-session.js';
+import { renderDiffScreenshot } from './diff-screenshot.js';
 import { ScreenNeovim } from './screen-neovim.js';
 
 const skip = skipReason({ sidecar: true, tmux: true });
@@ -73,3 +74,23 @@ describe('a diff on a real screen', { skip }, () => {
     assert.equal((await diff.result).status, 'rejected');
   });
 });
+
+describe(
+  "the README's picture of a diff",
+  { skip: skipReason({ sidecar: true, tmux: true, chromium: true }) },
+  () => {
+    test('renders into a PNG file (here a temporary one; npm run screenshots writes docs/images)', async () => {
+      const sandbox = new Sandbox();
+      try {
+        const out = path.join(sandbox.root, 'neovim-diff.png');
+        await renderDiffScreenshot(out);
+        const png = readFileSync(out);
+        assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+        // The width in the PNG header: a whole screen, not an empty page.
+        assert.ok(png.readUInt32BE(16) > 1000, `width ${png.readUInt32BE(16)}`);
+      } finally {
+        sandbox.remove();
+      }
+    });
+  },
+);
