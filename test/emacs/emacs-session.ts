@@ -101,43 +101,62 @@ export interface EmacsOptions {
   height?: number;
 }
 
-/** One `emacs -nw` in a tmux pane, in a sandbox. */
+/** What shows Emacs: its tmux pane, or the pane of a CLI session that runs it. */
+export interface EmacsScreen {
+  sendKeys(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  capture(): Promise<string>;
+  /** How Emacs ended, or undefined while it runs. */
+  ending(): Promise<string | undefined>;
+  stop(): Promise<void>;
+}
+
+/** The folders of one Emacs in a sandbox, and the command line that starts it. */
+export interface EmacsLaunch {
+  dir: string;
+  socket: string;
+  /** `emacs -nw` with its server started and Tandem loaded; `extra` arguments last. */
+  command(...extra: string[]): string[];
+}
+
+export function prepareEmacs(sandbox: Sandbox): EmacsLaunch {
+  const dir = path.join(sandbox.root, 'emacs-session');
+  // Emacs refuses a server directory that others may read.
+  const serverDir = path.join(dir, 'server');
+  mkdirSync(serverDir, { recursive: true, mode: 0o700 });
+  const start = `(progn (setq server-socket-dir ${lispString(serverDir)}) (server-start) (require 'json) (require 'tandem))`;
+  return {
+    dir,
+    socket: path.join(serverDir, 'server'),
+    command: (...extra) => [...emacsCommand(), '-nw', ...emacsArgs('--eval', start, ...extra)],
+  };
+}
+
+/** One `emacs -nw` in a tmux pane, in a sandbox, looked into through its server. */
 export class EmacsSession {
-  private constructor(
+  constructor(
     readonly sandbox: Sandbox,
-    readonly pane: TmuxPane,
+    readonly pane: EmacsScreen,
     readonly socket: string,
   ) {}
 
   /** Starts Emacs in `sandbox.workspace` with Tandem on its load path and its server running. */
   static async start(sandbox: Sandbox, options: EmacsOptions = {}): Promise<EmacsSession> {
-    const dir = path.join(sandbox.root, 'emacs-session');
-    // Emacs refuses a server directory that others may read.
-    const serverDir = path.join(dir, 'server');
-    mkdirSync(serverDir, { recursive: true, mode: 0o700 });
-    const socket = path.join(serverDir, 'server');
-    const start = `(progn (setq server-socket-dir ${lispString(serverDir)}) (server-start) (require 'json) (require 'tandem))`;
-    const command = [
-      ...emacsCommand(),
-      '-nw',
-      ...emacsArgs('--eval', start, ...(options.args ?? [])),
-    ];
+    const launch = prepareEmacs(sandbox);
     const pane = await TmuxPane.start({
-      dir,
+      dir: launch.dir,
       cwd: sandbox.workspace,
-      shellLine: command.map(shellQuote).join(' '),
+      shellLine: launch
+        .command(...(options.args ?? []))
+        .map((word) => shellQuote(word))
+        .join(' '),
       env: sandbox.env({ TERM: 'xterm-256color', ...options.env }),
       width: options.width ?? 160,
       height: options.height ?? 45,
     });
-    const session = new EmacsSession(sandbox, pane, socket);
+    const session = new EmacsSession(sandbox, pane, launch.socket);
     try {
-      await waitFor('the Emacs server', async () => {
-        const ending = await pane.ending();
-        if (ending) throw new Error(`Emacs ended (${ending}):\n${await pane.capture()}`);
-        return existsSync(socket) ? true : undefined;
-      });
-      await waitFor('Emacs to answer', () => session.eval('t'));
+      await session.ready();
       if (options.tandem) {
         // As M-x would: in the buffer the user looks at.
         await session.eval(
@@ -150,6 +169,16 @@ export class EmacsSession {
       throw error;
     }
     return session;
+  }
+
+  /** Waits until the server of this Emacs answers. */
+  async ready(): Promise<void> {
+    await waitFor('the Emacs server', async () => {
+      const ending = await this.pane.ending();
+      if (ending) throw new Error(`Emacs ended (${ending}):\n${await this.pane.capture()}`);
+      return existsSync(this.socket) ? true : undefined;
+    });
+    await waitFor('Emacs to answer', () => this.eval('t'));
   }
 
   /** Evaluates `lisp` in Emacs; returns what emacsclient prints (Lisp's printed form). */
