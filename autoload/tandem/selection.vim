@@ -88,7 +88,7 @@ function! tandem#selection#text(mode, limit) abort
           \   row == last ? b[2] - 1 + s:char_length(line, b[2]) - (row == first ? a[2] - 1 : 0) : len(line))})
   endif
   let left = min([s:start_column(a[1], a[2]), s:start_column(b[1], b[2])])
-  let right = max([s:start_column(a[1], a[2]), s:start_column(b[1], b[2])])
+  let right = max([virtcol([a[1], a[2]]), virtcol([b[1], b[2]])])
   if winsaveview().curswant >= s:MAXCOL
     let right = s:MAXCOL
   endif

@@ -1,0 +1,124 @@
+/**
+ * What the real Gemini CLI and Qwen Code clients learn from Vim: they find it through the
+ * discovery files alone, and see the files, the cursor (in characters) and the selection.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { realClientIn, type ClientKind, type RealClient } from '@tandem/testkit';
+import { Sandbox, skipReason, VimSession, waitFor } from './vim-session.js';
+
+const skip = skipReason({ sidecar: true });
+
+type OpenFile = {
+  path: string;
+  isActive?: boolean;
+  cursor?: { line: number; character: number };
+  selectedText?: string;
+};
+
+for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
+  describe(`context in Vim, seen by the real ${kind} client`, { skip }, () => {
+    const scene = {} as { sandbox: Sandbox; vim: VimSession; client: RealClient };
+    const wide = () => path.join(scene.sandbox.workspace, 'wide.txt');
+    const other = () => path.join(scene.sandbox.workspace, 'other.txt');
+
+    before(async () => {
+      scene.sandbox = new Sandbox();
+      writeFileSync(wide(), 'first line\nhéllo 文件 x\nthird line\n');
+      writeFileSync(other(), 'alpha\nbeta\ngamma\n');
+      scene.vim = await VimSession.start(scene.sandbox, { args: ['wide.txt'] });
+      await scene.vim.waitForState('running');
+      scene.client = await realClientIn(scene.sandbox, kind);
+      const state = await scene.client.connect();
+      assert.equal(state.status, 'connected', `${kind} did not connect: ${state.details}`);
+    });
+    after(async () => {
+      await scene.client?.kill();
+      await scene.vim?.close();
+      scene.sandbox?.remove();
+    });
+
+    function active(predicate: (file: OpenFile) => boolean) {
+      return scene.client.waitForContext((context) => {
+        const files = (context?.workspaceState?.openFiles ?? []) as OpenFile[];
+        const file = files.find((f) => f.isActive);
+        return file !== undefined && predicate(file);
+      });
+    }
+
+    test('the client detected Vim through the discovery files', () => {
+      assert.deepEqual(scene.client.detectedIde, { name: 'vim', displayName: 'Vim' });
+    });
+
+    test('the open file is active, with the cursor in characters, not bytes', async () => {
+      await active((f) => f.path === wide() && f.cursor?.line === 1);
+      // `x` on line 2 is byte 15 in Vim (col()) but character 10.
+      await scene.vim.type('2G$');
+      await active((f) => f.cursor?.line === 2 && f.cursor.character === 10);
+    });
+
+    test('a Visual selection is the selected text; leaving Visual mode clears it', async () => {
+      await scene.vim.type('0vf ');
+      await active((f) => f.selectedText === 'héllo ');
+      await scene.vim.type('j');
+      await active((f) => f.selectedText === 'héllo 文件 x\nthird ');
+      await scene.vim.keys('Escape');
+      await active((f) => f.selectedText === undefined && f.cursor?.line === 3);
+      await scene.vim.type('ggVj');
+      await active((f) => f.selectedText === 'first line\nhéllo 文件 x');
+      await scene.vim.keys('Escape');
+      // Blockwise: screen columns 2 to 3 of both lines, `é` being one of them.
+      await scene.vim.type('gg0l');
+      await scene.vim.keys('C-v');
+      await scene.vim.type('jl');
+      await active((f) => f.selectedText === 'ir\nél');
+      // To the end of each line.
+      await scene.vim.type('$');
+      await active((f) => f.selectedText === 'irst line\néllo 文件 x');
+      await scene.vim.keys('Escape');
+    });
+
+    test('switching files focuses the other one; both stay open', async () => {
+      await scene.vim.ex('edit other.txt');
+      await scene.vim.type('2Gl');
+      await active((f) => f.path === other() && f.cursor?.line === 2 && f.cursor.character === 2);
+      const context = scene.client.latestContext();
+      const paths = (context?.workspaceState?.openFiles ?? []).map((f) => f.path);
+      assert.deepEqual([...paths].sort(), [other(), wide()].sort());
+    });
+
+    test('terminals, help, scratch and unnamed buffers are never reported', async () => {
+      await scene.vim.ex('help');
+      await scene.vim.ex('new');
+      await scene.vim.ex('setlocal buftype=nofile');
+      await scene.vim.ex('file scratch');
+      await scene.vim.ex('enew');
+      await scene.vim.ex('terminal');
+      await waitFor('the terminal', async () =>
+        (await scene.vim.eval<string>('&buftype')) === 'terminal' ? true : undefined,
+      );
+      await scene.vim.keys('C-w', 'N');
+      // A moment for any stray update to arrive, proven by a real one that follows it.
+      await scene.vim.keys('C-w', 'b');
+      await scene.vim.ex('only!');
+      await scene.vim.ex('buffer other.txt');
+      await scene.vim.type('3G');
+      await active((f) => f.path === other() && f.cursor?.line === 3);
+      const files = scene.client.latestContext()?.workspaceState?.openFiles ?? [];
+      assert.deepEqual(
+        files.map((f) => path.basename(f.path)).sort(),
+        ['other.txt', 'wide.txt'],
+      );
+    });
+
+    test(':bwipeout closes the file for the client', async () => {
+      await scene.vim.ex('bwipeout! wide.txt');
+      await scene.client.waitForContext((context) => {
+        const files = context?.workspaceState?.openFiles ?? [];
+        return files.length === 1 && files[0]?.path === other();
+      });
+    });
+  });
+}

@@ -1,0 +1,242 @@
+/**
+ * A real Vim for tests: in a tmux pane (a real screen, real keys), with Tandem loaded from this
+ * repository, every folder it could write to private, and a test driver (`driver.vim`) through
+ * which a test reads Vim's state and sets things up without typing.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { missing, Sandbox, shellQuote, TANDEM, TmuxPane, waitFor } from '@tandem/testkit';
+
+export { Sandbox, waitFor };
+
+export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+const DRIVER = path.join(ROOT, 'test/vim/driver.vim');
+
+/** The Vim the tests run: the one place that chooses it. */
+export function vimCommand(): string[] {
+  return ['vim'];
+}
+
+/** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
+export function skipReason(needs: { sidecar?: boolean } = {}): string | false {
+  const notBuilt =
+    needs.sidecar && !existsSync(TANDEM)
+      ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
+      : [];
+  return missing([vimCommand()[0]!, 'tmux'], notBuilt);
+}
+
+/** The Vim command line that loads Tandem from this repository and nothing of the user's. */
+export function vimArgs(...extra: string[]): string[] {
+  return [
+    ...vimCommand(),
+    '-Nu',
+    'NONE',
+    '-i',
+    'NONE',
+    '-n',
+    '--noplugin',
+    '--cmd',
+    `set rtp^=${ROOT}`,
+    '--cmd',
+    'filetype on',
+    '--cmd',
+    'runtime plugin/tandem.vim',
+    ...extra,
+  ];
+}
+
+export interface TandemStatus {
+  state: string;
+  error: string | null;
+  pid: number | null;
+  port: number | null;
+  clients: { name: string; version: string }[];
+  discovery_files: string[];
+  env: Record<string, string>;
+  diffs: { id: string; path: string }[];
+  workspace_folders: string[];
+  log_file: string;
+}
+
+export interface WindowView {
+  name: string;
+  diff: number;
+  label: string;
+  filetype: string;
+  buftype: string;
+  modifiable: number;
+  lines: string[];
+  current: boolean;
+}
+
+export interface TabView {
+  tabs: number;
+  windows: WindowView[];
+  mode: string;
+}
+
+export interface VimOptions {
+  /** Vim script run before Tandem starts (`--cmd`), e.g. `let g:tandem_autostart = 0`. */
+  before?: string[];
+  /** Added to Vim's environment. */
+  env?: Record<string, string>;
+  /** Arguments after the options (files to edit, `-c` commands). */
+  args?: string[];
+  width?: number;
+  height?: number;
+}
+
+/** The environment of a Vim in `sandbox`: TERM_PROGRAM (tmux sets it) is removed from it. */
+export function vimEnv(sandbox: Sandbox, extra: Record<string, string> = {}) {
+  return sandbox.env({ TERM: 'xterm-256color', ...extra });
+}
+
+/**
+ * The shell line that runs Vim in a pane: `env -u` because tmux puts TERM_PROGRAM into every
+ * pane, and the CLIs must find Vim through Tandem alone.
+ */
+export function vimShellLine(sandbox: Sandbox, options: VimOptions = {}): string {
+  const driverDir = path.join(sandbox.root, 'driver');
+  const before = (options.before ?? []).flatMap((line) => ['--cmd', line]);
+  const argv = [
+    'env',
+    '-u',
+    'TERM_PROGRAM',
+    '-u',
+    'TERM_PROGRAM_VERSION',
+    `TANDEM_TEST_DIR=${driverDir}`,
+    ...Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
+    ...vimArgs(
+      '--cmd',
+      `let g:tandem_log_file = '${path.join(sandbox.root, 'tandem.log')}'`,
+      ...before,
+      '--cmd',
+      `source ${DRIVER}`,
+      ...(options.args ?? []),
+    ),
+  ];
+  return argv.map((word) => shellQuote(word)).join(' ');
+}
+
+/** One Vim in a tmux pane of its own, in `sandbox.workspace`. */
+export class VimSession {
+  private seq = 0;
+
+  private constructor(
+    readonly sandbox: Sandbox,
+    readonly pane: TmuxPane,
+    private readonly driverDir: string,
+  ) {}
+
+  static async start(sandbox: Sandbox, options: VimOptions = {}): Promise<VimSession> {
+    const driverDir = path.join(sandbox.root, 'driver');
+    rmSync(driverDir, { recursive: true, force: true });
+    mkdirSync(driverDir, { recursive: true });
+    const tmuxDir = path.join(sandbox.root, 'tmux-vim');
+    mkdirSync(tmuxDir, { recursive: true });
+    const pane = await TmuxPane.start({
+      dir: tmuxDir,
+      cwd: sandbox.workspace,
+      shellLine: vimShellLine(sandbox, options),
+      env: vimEnv(sandbox),
+      width: options.width ?? 160,
+      height: options.height ?? 45,
+    });
+    const session = new VimSession(sandbox, pane, driverDir);
+    await session.eval('1');
+    return session;
+  }
+
+  /** Evaluates a Vim expression in Vim (between keys, from a timer) and returns its value. */
+  async eval<T = unknown>(expr: string, timeoutMs = 30_000): Promise<T> {
+    return (await this.request({ expr }, timeoutMs)) as T;
+  }
+
+  /** Runs Ex commands in Vim, as a script would (not typed). */
+  async command(command: string): Promise<void> {
+    await this.request({ command });
+  }
+
+  private async request(body: object, timeoutMs = 30_000): Promise<unknown> {
+    this.seq += 1;
+    const seq = this.seq;
+    const file = path.join(this.driverDir, 'request.json');
+    writeFileSync(`${file}.part`, JSON.stringify({ seq, ...body }));
+    renameSync(`${file}.part`, file);
+    const replyFile = path.join(this.driverDir, `reply-${seq}.json`);
+    const reply = await waitFor(
+      `Vim to answer ${JSON.stringify(body)}`,
+      () => (existsSync(replyFile) ? readFileSync(replyFile, 'utf8') : undefined),
+      timeoutMs,
+    ).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; Vim's screen:\n${await this.screen()}`);
+    });
+    rmSync(replyFile);
+    const parsed = JSON.parse(reply) as { value?: unknown; error?: string };
+    if (parsed.error !== undefined) throw new Error(`Vim: ${parsed.error}`);
+    return parsed.value;
+  }
+
+  /** Types keys as a user would: tmux key names ('Enter', 'Escape', 'C-w') or text. */
+  keys(...keys: string[]): Promise<void> {
+    return this.pane.sendKeys(...keys);
+  }
+
+  /** Types text literally. */
+  type(text: string): Promise<void> {
+    return this.pane.type(text);
+  }
+
+  /** Types an Ex command and Enter. */
+  async ex(command: string): Promise<void> {
+    await this.pane.type(`:${command}`);
+    await this.pane.sendKeys('Enter');
+  }
+
+  screen(): Promise<string> {
+    return this.pane.capture();
+  }
+
+  status(): Promise<TandemStatus> {
+    return this.eval<TandemStatus>('tandem#status()');
+  }
+
+  async waitForState(state: string, timeoutMs = 30_000): Promise<TandemStatus> {
+    return waitFor(
+      `Tandem to be ${state}`,
+      async () => {
+        const status = await this.status();
+        if (status.state === 'failed' && state !== 'failed') {
+          throw new Error(`Tandem failed: ${status.error}`);
+        }
+        return status.state === state ? status : undefined;
+      },
+      timeoutMs,
+    );
+  }
+
+  /** The windows of the current tab page, how many tab pages there are, and the mode. */
+  currentTab(): Promise<TabView> {
+    return this.eval<TabView>('TandemTestTab()');
+  }
+
+  /** Whether Vim has exited (the pane's command ended). */
+  async exited(): Promise<boolean> {
+    return (await this.pane.ending()) !== undefined;
+  }
+
+  /** Ends Vim and its pane. */
+  close(): Promise<void> {
+    return this.pane.stop();
+  }
+}
