@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Engine } from '../packages/core/src/index.js';
+import { Engine } from '@tandem/core';
 
 interface Context {
   workspaceState?: { openFiles?: { cursor?: { line: number } }[] };

@@ -8,7 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Engine } from '../packages/core/src/index.js';
+import { Engine } from '@tandem/core';
 import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
 
 const TSX = import.meta.resolve('tsx');

@@ -1,11 +1,9 @@
 // Bundles the `tandem` command into one file that starts fast and needs no install step.
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 await build({
   entryPoints: ['src/tandem.ts'],
-  // From the engine's source, so that building the command needs esbuild alone.
-  alias: { '@tandem/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+  // Every @tandem package's entry point is its TypeScript source: esbuild alone builds it all.
   outfile: 'dist/tandem.js',
   bundle: true,
   platform: 'node',

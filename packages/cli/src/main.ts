@@ -1,23 +1,23 @@
-import type { Command, CommandIO } from './command.js';
+import { type Command, type CommandIO } from '@tandem/command';
 
 // Each command is loaded when it runs: the sidecar, started with every editor, carries no
 // other command's code and dependencies in its memory.
 const commands: Record<string, Command> = {
   serve: {
     summary: 'a companion for a folder, with a review page in the browser',
-    run: async (argv, io) => (await import('./serve/serve-command.js')).serveCommand(argv, io),
+    run: async (argv, io) => (await import('@tandem/serve')).serveCommand(argv, io),
   },
   env: {
     summary: 'exports that connect a CLI in this terminal to the editor of a folder',
-    run: async (argv, io) => (await import('./env/env-command.js')).envCommand(argv, io),
+    run: async (argv, io) => (await import('@tandem/inspect')).envCommand(argv, io),
   },
   doctor: {
     summary: 'why a CLI does or does not connect from a folder, and how to fix it',
-    run: async (argv, io) => (await import('./doctor/doctor-command.js')).doctorCommand(argv, io),
+    run: async (argv, io) => (await import('@tandem/inspect')).doctorCommand(argv, io),
   },
   bridge: {
     summary: 'the sidecar a terminal editor talks to over stdio',
-    run: async (argv, io) => (await import('./bridge/bridge-command.js')).bridgeCommand(argv, io),
+    run: async (argv, io) => (await import('@tandem/bridge')).bridgeCommand(argv, io),
   },
 };
 

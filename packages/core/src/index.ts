@@ -29,5 +29,4 @@ export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processe
 export { writeFileAtomic } from './discovery/atomic-file.js';
 export { newSecret, secretMatches } from './http/secret.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
-export { onProcessExit } from './process-host.js';
 export { ideContextSchema, type IdeContext } from './mcp/ide-notifications.js';

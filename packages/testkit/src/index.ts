@@ -28,12 +28,8 @@ export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';
 export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
-export {
-  TmuxPane,
-  processGroupAlive,
-  shellQuote,
-  type TmuxPaneOptions,
-} from './real-clients/tmux.js';
+export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
+export { shellQuote } from '@tandem/command';
 
 /** A real client of `kind` in the sandbox: its workspace as the cwd, its private folders. */
 export function realClientIn(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {

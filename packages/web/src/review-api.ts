@@ -1,4 +1,4 @@
-import type { ReviewEvent } from '../../cli/src/serve/review-protocol.js';
+import type { ReviewEvent } from '@tandem/serve/review-protocol';
 
 // Every address is relative to the page, so the page works under any host name and port
 // (an SSH tunnel, a proxy).

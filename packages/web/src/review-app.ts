@@ -5,7 +5,7 @@ import type {
   ReviewClient,
   ReviewEvent,
   ReviewOutcome,
-} from '../../cli/src/serve/review-protocol.js';
+} from '@tandem/serve/review-protocol';
 import { accept, reject, type ConnectionState } from './review-api.js';
 import { ReviewPane } from './review-pane.js';
 import { shortcutKeys, shortcutOf, type Shortcut } from './shortcuts.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
 import { FakeOpenAiModel } from './fake-openai-model.js';
 import type { ProposedEdit } from './proposed-edit.js';
-import { shellQuote } from './tmux.js';
+import { shellQuote } from '@tandem/command';
 
 export type CliName = 'gemini' | 'qwen';
 
@@ -117,7 +117,7 @@ export function commandShellLine(command: Omit<CliCommand, 'shellLine'>): string
   const words = [
     'env -u TERM_PROGRAM -u TERM_PROGRAM_VERSION',
     ...assignments,
-    ...command.argv.map(shellQuote),
+    ...command.argv.map((word) => shellQuote(word)),
   ];
   return `cd ${shellQuote(command.cwd)} && ${words.join(' ')}`;
 }

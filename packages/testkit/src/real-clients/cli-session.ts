@@ -7,7 +7,8 @@ import {
   type CliLaunchOptions,
   type CliName,
 } from './cli-launch.js';
-import { shellQuote, TmuxPane } from './tmux.js';
+import { shellQuote } from '@tandem/command';
+import { TmuxPane } from './tmux.js';
 
 export interface CliSessionOptions extends CliLaunchOptions {
   /**
@@ -46,7 +47,10 @@ export class CliSession {
       const dir = path.join(options.tmpDir, 'tmux');
       await mkdir(dir, { recursive: true });
       const shellLine = options.command
-        ? options.command(command).map(shellQuote).join(' ')
+        ? options
+            .command(command)
+            .map((word) => shellQuote(word))
+            .join(' ')
         : command.shellLine;
       const { env, cwd } = command;
       const pane = await TmuxPane.start({

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { needsProgram } from '../needs.js';
-import { processGroupAlive, shellQuote, TmuxPane } from './tmux.js';
+import { processGroupAlive, TmuxPane } from './tmux.js';
 
 async function startPane(
   t: TestContext,
@@ -35,14 +35,6 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
-test('shellQuote survives a real shell', () => {
-  const words = ['plain', 'two words', `it's`, '$HOME', 'back\\slash', '"q"', 'a;b', '', 'ü ✓'];
-  const out = execFileSync('sh', ['-c', `printf '%s\\n' ${words.map(shellQuote).join(' ')}`], {
-    encoding: 'utf8',
-  });
-  assert.deepEqual(out.split('\n').slice(0, -1), words);
-});
 
 test('a pane shows output, takes typed text and keys, and stays readable after its command exits', async (t) => {
   if (!needsProgram(t, 'tmux')) return;

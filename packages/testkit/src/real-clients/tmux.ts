@@ -1,3 +1,4 @@
+import { shellQuote } from '@tandem/command';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,11 +16,6 @@ export interface TmuxPaneOptions {
   env: Record<string, string>;
   width?: number | undefined;
   height?: number | undefined;
-}
-
-/** Quotes one word for a POSIX shell. */
-export function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 // A dead pane stays on screen so a crash can still be read, and no user

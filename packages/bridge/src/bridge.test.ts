@@ -1,0 +1,378 @@
+/**
+ * The reference test of `tandem bridge`: a test program drives the sidecar as an editor would,
+ * while the real Gemini CLI and Qwen Code clients connect to it through discovery alone.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
+
+function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    TMPDIR: sandbox.tmpDir,
+    QWEN_HOME: sandbox.qwenHome,
+    HOME: sandbox.home,
+  };
+}
+
+function initializeParams(
+  sandbox: Sandbox,
+  pid = process.pid,
+  protocol: unknown = { min: '1.0', max: '1.1' },
+) {
+  return {
+    protocol,
+    editor: { name: 'reference-editor', displayName: 'Reference Editor', version: '1.0', pid },
+    workspaceFolders: [sandbox.workspace],
+  };
+}
+
+async function gone(path: string) {
+  await assert.rejects(stat(path), { code: 'ENOENT' }, `${path} should be removed`);
+}
+
+describe('tandem bridge with the real clients connected', () => {
+  let sandbox: Sandbox;
+  let editor: BridgeEditor;
+  let gemini: RealClient;
+  let qwen: RealClient;
+  let discoveryFiles: string[];
+  const diffs = new Map<string, Record<string, unknown>>();
+  const texts = new Map<string, string>();
+  const file = (name: string) => join(sandbox.workspace, name);
+
+  before(async () => {
+    sandbox = new Sandbox();
+    await writeFile(file('a.ts'), 'export const a = 1;\n');
+    await writeFile(file('b.ts'), 'export const b = 2;\n');
+    editor = new BridgeEditor(sandboxEnv(sandbox));
+    editor.handle('diff/open', (params) => {
+      diffs.set(params.id as string, params);
+      return {};
+    });
+    editor.handle('diff/close', (params) => {
+      const id = params.id as string;
+      return { content: texts.get(id) ?? diffs.get(id)?.newContent };
+    });
+    const reply = await editor.request('initialize', initializeParams(sandbox));
+    assert.equal(reply.error, undefined, JSON.stringify(reply.error));
+    const result = reply.result as {
+      protocol: unknown;
+      capabilities: unknown;
+      port: number;
+      env: Record<string, string>;
+      discoveryFiles: string[];
+    };
+    assert.equal(result.protocol, '1.1');
+    assert.deepEqual(result.capabilities, { diffAnswerReplies: true });
+    discoveryFiles = result.discoveryFiles;
+    assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
+    gemini = await realClientIn(sandbox, 'gemini');
+    qwen = await realClientIn(sandbox, 'qwen');
+  });
+
+  after(async () => {
+    await Promise.all([gemini?.kill(), qwen?.kill(), editor?.kill()]);
+    await sandbox.remove();
+  });
+
+  it('both clients connect, named by the editor, and the editor is told', async () => {
+    for (const client of [gemini, qwen]) {
+      assert.equal(client.detectedIde?.displayName, 'Reference Editor');
+      const state = await client.connect();
+      assert.equal(state.status, 'connected', state.details);
+      assert.equal(state.diffingEnabled, true);
+    }
+    await editor.waitFor(
+      (m) => m.method === 'status' && (m.params!.clients as unknown[]).length === 2,
+      'a status with two clients',
+    );
+  });
+
+  it('context events reach both clients', async () => {
+    editor.notify('file/opened', { path: file('a.ts') });
+    editor.notify('file/opened', { path: file('b.ts') });
+    editor.notify('file/focused', { path: file('b.ts') });
+    editor.notify('cursor/changed', {
+      path: file('b.ts'),
+      line: 1,
+      character: 14,
+      selectedText: 'b = 2',
+    });
+    for (const client of [gemini, qwen]) {
+      const context = await client.waitForContext(
+        (c) => c?.workspaceState?.openFiles?.[0]?.selectedText === 'b = 2',
+      );
+      assert.deepEqual(
+        context!.workspaceState!.openFiles!.map((f) => [f.path, f.isActive ?? false]),
+        [
+          [file('b.ts'), true],
+          [file('a.ts'), false],
+        ],
+      );
+      assert.deepEqual(context!.workspaceState!.openFiles![0]!.cursor, { line: 1, character: 14 });
+    }
+  });
+
+  it('a diff from each client is shown; one accepted with an edit, one rejected', async () => {
+    const fromGemini = gemini.openDiff(file('a.ts'), 'export const a = 10;\n');
+    const fromQwen = qwen.openDiff(file('b.ts'), 'export const b = 20;\n');
+    await Promise.all([fromGemini.opened, fromQwen.opened]);
+    const shownA = [...diffs.values()].find((d) => d.filePath === file('a.ts'))!;
+    const shownB = [...diffs.values()].find((d) => d.filePath === file('b.ts'))!;
+    assert.equal(shownA.oldContent, 'export const a = 1;\n');
+    assert.equal((shownA.client as { name: string }).name, 'Gemini CLI');
+    assert.equal((shownB.client as { name: string }).name, 'Qwen Code');
+    assert.notEqual(shownA.id, shownB.id);
+    const accepted = await editor.request('diff/accepted', {
+      id: shownA.id,
+      content: 'export const a = 11;\n',
+    });
+    assert.deepEqual(accepted.result, {});
+    assert.deepEqual((await editor.request('diff/rejected', { id: shownB.id })).result, {});
+    assert.deepEqual(await fromGemini.result, {
+      status: 'accepted',
+      content: 'export const a = 11;\n',
+    });
+    assert.equal((await fromQwen.result).status, 'rejected');
+
+    // A second answer for a closed diff is refused: the editor closes its view.
+    const late = await editor.request('diff/accepted', { id: shownA.id, content: 'late\n' });
+    assert.equal(late.error?.code, -32011);
+    assert.match(late.error?.message ?? '', /not open/);
+  });
+
+  it('an emptied proposal is refused with the reason, and the diff stays open', async () => {
+    const pending = qwen.openDiff(file('a.ts'), 'export const a = 12;\n');
+    await pending.opened;
+    const shown = [...diffs.values()].find((d) => d.newContent === 'export const a = 12;\n')!;
+    const refused = await editor.request('diff/accepted', { id: shown.id, content: '' });
+    assert.equal(refused.error?.code, -32010);
+    assert.match(refused.error?.message ?? '', /would write its original proposal/);
+    const accepted = await editor.request('diff/accepted', { id: shown.id, content: '\n' });
+    assert.deepEqual(accepted.result, {});
+    assert.deepEqual(await pending.result, { status: 'accepted', content: '\n' });
+  });
+
+  it('a diff closed from the CLI side asks the editor for its text and closes the view', async () => {
+    for (const client of [gemini, qwen]) {
+      const target = file(`new-${client.kind}.ts`);
+      const pending = client.openDiff(target, 'proposal\n');
+      await pending.opened;
+      const shown = [...diffs.values()].find((d) => d.filePath === target)!;
+      assert.equal(shown.oldContent, null);
+      texts.set(shown.id as string, 'proposal, edited in the editor\n');
+      await client.resolveDiffFromCli(target, 'accepted');
+      const result = await pending.result;
+      assert.equal(result.status, 'accepted');
+      assert.equal(result.content, 'proposal, edited in the editor\n');
+      await editor.waitFor(
+        (m) => m.method === 'diff/close' && m.params!.id === shown.id,
+        'diff/close',
+      );
+    }
+  });
+
+  it('a workspace change rewrites the discovery files and sends the new environment', async () => {
+    const other = join(sandbox.root, 'other');
+    editor.notify('workspace/changed', { workspaceFolders: [sandbox.workspace, other] });
+    const message = await editor.waitFor((m) => m.method === 'env/changed', 'env/changed');
+    const env = (message.params as { env: Record<string, string> }).env;
+    assert.equal(env.QWEN_CODE_IDE_WORKSPACE_PATH, [sandbox.workspace, other].join(':'));
+    const lock = discoveryFiles.find((path) => path.endsWith('.lock'))!;
+    assert.match(await readFile(lock, 'utf8'), /other/);
+  });
+
+  it('diff ids are never reused', () => {
+    const ids = [...diffs.keys()];
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('bad input gets errors, and the sidecar keeps serving', async () => {
+    editor.sendLine('this is not json');
+    await editor.waitFor((m) => m.error?.code === -32700, 'a parse error');
+    const unknown = await editor.request('no/such/method', {});
+    assert.equal(unknown.error?.code, -32601);
+    const again = await editor.request('initialize', initializeParams(sandbox));
+    assert.match(again.error?.message ?? '', /already initialized/);
+    editor.notify('cursor/changed', { path: 'relative/path', line: 0, character: 1 });
+    editor.sendLine(JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} }));
+    await editor.waitForLog('unknown request id 999');
+    await editor.waitForLog('ignored cursor/changed: invalid params');
+    editor.notify('file/focused', { path: file('a.ts') });
+    await gemini.waitForContext((c) => c?.workspaceState?.openFiles?.[0]?.path === file('a.ts'));
+  });
+
+  it('shutdown rejects open diffs, removes the files and exits 0', async () => {
+    const pending = gemini.openDiff(file('a.ts'), 'left open\n');
+    await pending.opened;
+    const reply = await editor.request('shutdown', {});
+    assert.deepEqual(reply.result, {});
+    assert.equal((await pending.result).status, 'rejected');
+    assert.equal(await editor.exited, 0);
+    for (const path of discoveryFiles) await gone(path);
+  });
+});
+
+describe('tandem bridge with an editor of another protocol version', () => {
+  let sandbox: Sandbox;
+  let editor: BridgeEditor;
+
+  before(() => {
+    sandbox = new Sandbox();
+  });
+
+  after(async () => {
+    await editor?.kill();
+    await sandbox.remove();
+  });
+
+  it('an adapter written for 1.0 gets 1.0, and an emptied accept it sends becomes a rejection', async () => {
+    editor = new BridgeEditor(sandboxEnv(sandbox));
+    const shown: Record<string, unknown>[] = [];
+    editor.handle('diff/open', (params) => (shown.push(params), {}));
+    const reply = await editor.request('initialize', initializeParams(sandbox, process.pid, 1));
+    const result = reply.result as { protocol: unknown; capabilities?: unknown };
+    assert.equal(result.protocol, 1);
+    assert.equal(result.capabilities, undefined);
+    const client = await realClientIn(sandbox, 'gemini');
+    try {
+      assert.equal((await client.connect()).status, 'connected');
+      const pending = client.openDiff(join(sandbox.workspace, 'z.txt'), 'z\n');
+      await pending.opened;
+      editor.notify('diff/accepted', { id: shown[0]!.id, content: '' });
+      assert.equal((await pending.result).status, 'rejected');
+      await editor.waitForLog('taken as a rejection');
+    } finally {
+      await client.kill();
+    }
+  });
+
+  it('a range with no version in common is refused, naming the versions spoken', async () => {
+    const other = new BridgeEditor(sandboxEnv(sandbox));
+    try {
+      const params = initializeParams(sandbox, process.pid, { min: '2.0', max: '2.4' });
+      const reply = await other.request('initialize', params);
+      assert.match(reply.error?.message ?? '', /speaks versions 1\.0, 1\.1/);
+    } finally {
+      await other.kill();
+    }
+  });
+
+  it('an editor that shows no diffs offers no diff tools, so the CLI asks in the terminal', async () => {
+    const contextOnly = new Sandbox();
+    const other = new BridgeEditor(sandboxEnv(contextOnly));
+    try {
+      const params = { ...initializeParams(contextOnly), capabilities: { diffs: false } };
+      assert.equal((await other.request('initialize', params)).error, undefined);
+      const client = await realClientIn(contextOnly, 'qwen');
+      try {
+        const state = await client.connect();
+        assert.equal(state.status, 'connected', state.details);
+        assert.equal(state.diffingEnabled, false);
+      } finally {
+        await client.kill();
+      }
+    } finally {
+      await other.kill();
+      contextOnly.remove();
+    }
+  });
+});
+
+describe('tandem bridge ends by itself', () => {
+  it('when its stdin closes: the open diff is rejected and nothing is left behind', async () => {
+    const sandbox = new Sandbox();
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    editor.handle('diff/open', () => ({}));
+    const reply = await editor.request('initialize', initializeParams(sandbox));
+    const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+    const client = await realClientIn(sandbox, 'qwen');
+    try {
+      assert.equal((await client.connect()).status, 'connected');
+      const pending = client.openDiff(join(sandbox.workspace, 'x.txt'), 'x\n');
+      await pending.opened;
+      editor.process.stdin.end();
+      assert.equal((await pending.result).status, 'rejected');
+      // It asks nothing of an editor that is gone: it ends well before the 15 s a diff/close
+      // reply may take (a generous bound, not a timing target).
+      const exit = await Promise.race([editor.exited, sleep(10_000).then(() => 'still running')]);
+      assert.equal(exit, 0);
+      for (const path of files) await gone(path);
+    } finally {
+      await client.kill();
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+
+  it('when the editor’s process dies', async () => {
+    const sandbox = new Sandbox();
+    const fakeEditorProcess = spawn('sleep', ['600']);
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    editor.handle('diff/open', () => ({}));
+    try {
+      const reply = await editor.request(
+        'initialize',
+        initializeParams(sandbox, fakeEditorProcess.pid),
+      );
+      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+      const client = await realClientIn(sandbox, 'gemini');
+      try {
+        assert.equal((await client.connect()).status, 'connected');
+        const pending = client.openDiff(join(sandbox.workspace, 'y.txt'), 'y\n');
+        await pending.opened;
+        fakeEditorProcess.kill('SIGKILL');
+        assert.equal((await pending.result).status, 'rejected');
+        assert.equal(await editor.exited, 0);
+        for (const path of files) await gone(path);
+      } finally {
+        await client.kill();
+      }
+    } finally {
+      fakeEditorProcess.kill('SIGKILL');
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+
+  it('when the editor stops reading its output', async () => {
+    const sandbox = new Sandbox();
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    try {
+      const reply = await editor.request('initialize', initializeParams(sandbox));
+      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+      editor.process.stdout.destroy();
+      // Each of these asks for a reply: writing it fails, and the sidecar ends.
+      for (let i = 0; i < 5 && editor.process.exitCode === null; i++) {
+        editor.sendLine('not json');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(await editor.exited, 0);
+      for (const path of files) await gone(path);
+    } finally {
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+
+  it('on SIGTERM, cleaning up first', async () => {
+    const sandbox = new Sandbox();
+    const editor = new BridgeEditor(sandboxEnv(sandbox));
+    try {
+      const reply = await editor.request('initialize', initializeParams(sandbox));
+      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+      for (const path of files) await stat(path);
+      editor.process.kill('SIGTERM');
+      assert.equal(await editor.exited, 0);
+      for (const path of files) await gone(path);
+    } finally {
+      await editor.kill();
+      await sandbox.remove();
+    }
+  });
+});

@@ -1,0 +1,4 @@
+export type { Command, CommandIO } from './command-io.js';
+export { existingDirectory, parseCommandArgs, UsageError, withUsage } from './command-args.js';
+export { ProcessHost } from './process-host.js';
+export { shellQuote, type QuotingShell } from './shell-quote.js';

@@ -1,0 +1,64 @@
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** Past this, a stop that hangs (a wedged file system, a peer that never answers) is cut short. */
+const STOP_DEADLINE_MS = 5_000;
+
+/**
+ * How every long-running `tandem` command (`bridge`, `serve`) lives and ends, written once:
+ * - SIGINT, SIGTERM and SIGHUP ask it to stop; so may the command itself (its editor closed
+ *   stdin, or sent `shutdown`). It then cleans up once — open diffs rejected, discovery files
+ *   removed — and exits **0**: a stop that was asked for and done is a success.
+ * - An uncaught error also stops it, after the same cleanup, with status **1**.
+ * - A second signal, or a cleanup still running after 5 s, ends the process at once.
+ * Usage errors are status 2, answered before a host exists (`withUsage`).
+ */
+export class ProcessHost {
+  /** Resolves, with why, when a signal or a fatal error asks the command to stop. */
+  readonly stopRequested: Promise<string>;
+  private failed = false;
+  private requested = false;
+  private resolveStop!: (reason: string) => void;
+  private readonly onSignal = (signal: NodeJS.Signals) => this.request(signal);
+  private readonly onFatal = (error: unknown) => {
+    this.failed = true;
+    this.report(
+      `fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    this.request('a fatal error');
+  };
+
+  constructor(private readonly report: (message: string) => void) {
+    this.stopRequested = new Promise((resolve) => (this.resolveStop = resolve));
+    for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    process.on('uncaughtException', this.onFatal);
+    process.on('unhandledRejection', this.onFatal);
+  }
+
+  /** The exit status of a command that has stopped: 1 after a fatal error, else 0. */
+  get exitStatus(): number {
+    return this.failed ? 1 : 0;
+  }
+
+  /** Asks for a stop (the command's own reasons go here too); a second request ends at once. */
+  request(reason: string): void {
+    if (this.requested) {
+      if (STOP_SIGNALS.includes(reason as (typeof STOP_SIGNALS)[number])) {
+        this.report(`${reason} again: exiting without waiting for the cleanup`);
+        process.exit(this.exitStatus || 1);
+      }
+      return;
+    }
+    this.requested = true;
+    setTimeout(() => {
+      this.report(`the cleanup did not finish within ${STOP_DEADLINE_MS / 1000} s: exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    this.resolveStop(reason);
+  }
+
+  /** Gives the signals and errors back to Node once the command has cleaned up. */
+  dispose(): void {
+    for (const signal of STOP_SIGNALS) process.off(signal, this.onSignal);
+    process.off('uncaughtException', this.onFatal);
+    process.off('unhandledRejection', this.onFatal);
+  }
+}

@@ -1,0 +1,191 @@
+import { realpathSync } from 'node:fs';
+import { checkFiles, Prober, type CheckedFile, type NamedProcess } from '../scan/companions.js';
+import { scanDiscoveryFiles } from '../scan/discovery-files.js';
+import { ideProcessFromTree } from '../scan/ide-process.js';
+import {
+  ALL_CLI_VARIABLES,
+  DISCOVERY_KINDS,
+  type DiscoveryKind,
+  discoveryLocations,
+  type DiscoveryLocations,
+} from '@tandem/core';
+import type { ProbeResult } from '../scan/mcp-probe.js';
+import {
+  geminiWorkspaceCheck,
+  qwenWorkspaceCheck,
+  type WorkspaceCheck,
+} from '../scan/workspace-match.js';
+import { predictGemini } from './gemini-prediction.js';
+import { ideModeSetting, type IdeModeSetting } from './ide-settings.js';
+import {
+  CLIENT_NAMES,
+  containerFacts,
+  type ClientKind,
+  type ClientPrediction,
+  type PredictionContext,
+} from './prediction.js';
+import { findProblems, type Problem } from './problems.js';
+import { predictQwen } from './qwen-prediction.js';
+
+/** The `--json` output of `tandem doctor` (documented in its help text). */
+export interface DoctorReport {
+  version: 1;
+  dir: string;
+  realDir: string;
+  locations: Omit<DiscoveryLocations, 'home'>;
+  environment: EnvironmentReport;
+  files: FileReport[];
+  clients: ClientReport[];
+  problems: Problem[];
+  /** Every CLI checked would connect. */
+  ok: boolean;
+}
+
+export interface EnvironmentReport {
+  /** The discovery-related variables that are set. */
+  variables: Record<string, string>;
+  termProgram?: string;
+  container?: { marker: string; localOverride?: string; geminiHost: string };
+}
+
+export interface FileReport {
+  path: string;
+  kind: DiscoveryKind;
+  readBy: string;
+  port?: number;
+  workspacePath?: string;
+  ideInfo?: { name: string; displayName: string };
+  hasToken: boolean;
+  /** Written by Tandem. */
+  tandem: boolean;
+  processes: NamedProcess[];
+  probe?: ProbeResult;
+  live: boolean;
+  staleBecause?: string;
+  /** Whether the folder is in its workspace, as the CLI that reads it decides. */
+  workspace?: WorkspaceCheck;
+}
+
+export interface ClientReport extends ClientPrediction {
+  name: string;
+  ideMode: IdeModeSetting;
+  /** IDE mode is on and the connection succeeds. */
+  connects: boolean;
+}
+
+export interface DoctorOptions {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  clients: ClientKind[];
+}
+
+const VARIABLES = [...ALL_CLI_VARIABLES, 'TMPDIR', 'QWEN_HOME', 'GEMINI_CLI_HOME'];
+
+/** Everything `tandem doctor` knows about `dir`: read-only, except for short MCP handshakes. */
+export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
+  const { dir, env } = options;
+  const locations = discoveryLocations(env, dir);
+  const files = await scanDiscoveryFiles(locations);
+  const prober = new Prober();
+  const [checked, treeIdeProcess] = await Promise.all([
+    checkFiles(files, prober),
+    ideProcessFromTree(),
+  ]);
+  const ctx: PredictionContext = {
+    dir,
+    env,
+    locations,
+    files,
+    prober,
+    treeIdeProcess,
+    container: containerFacts(env),
+  };
+  const clients = await Promise.all(options.clients.map((client) => clientReport(client, ctx)));
+  const environment = environmentReport(ctx);
+  const fileReports = checked.map((file) => fileReport(file, dir));
+  const problems = findProblems({ dir, env, files: fileReports, clients, environment });
+  return {
+    version: 1,
+    dir,
+    realDir: realPathOr(dir),
+    locations: {
+      tmpDir: locations.tmpDir,
+      geminiIdeDir: locations.geminiIdeDir,
+      qwenHome: locations.qwenHome,
+      qwenIdeDir: locations.qwenIdeDir,
+      geminiHome: locations.geminiHome,
+    },
+    environment,
+    files: fileReports,
+    clients,
+    problems,
+    ok: clients.every((client) => client.connects),
+  };
+}
+
+async function clientReport(client: ClientKind, ctx: PredictionContext): Promise<ClientReport> {
+  const [prediction, ideMode] = await Promise.all([
+    client === 'gemini' ? predictGemini(ctx) : predictQwen(ctx),
+    ideModeSetting(client, ctx.locations, ctx.dir, ctx.env),
+  ]);
+  return {
+    name: CLIENT_NAMES[client],
+    ...prediction,
+    ideMode,
+    connects: ideMode.enabled && prediction.connected,
+  };
+}
+
+function environmentReport(ctx: PredictionContext): EnvironmentReport {
+  const variables = Object.fromEntries(
+    VARIABLES.filter((name) => ctx.env[name] !== undefined).map((name) => [
+      name,
+      ctx.env[name] as string,
+    ]),
+  );
+  const { marker, localOverride } = ctx.container;
+  return {
+    variables,
+    ...(ctx.env.TERM_PROGRAM && { termProgram: ctx.env.TERM_PROGRAM }),
+    ...(marker && {
+      container: {
+        marker,
+        ...(localOverride && { localOverride }),
+        geminiHost: localOverride ? '127.0.0.1' : 'host.docker.internal',
+      },
+    }),
+  };
+}
+
+function fileReport(checked: CheckedFile, dir: string): FileReport {
+  const { file, fields } = checked;
+  const data = file.content as { workspacePath?: unknown } | null | undefined;
+  const readsLikeGemini = file.kind === 'gemini' || file.kind === 'gemini-pid';
+  const workspace =
+    typeof data === 'object' && data !== null
+      ? (readsLikeGemini ? geminiWorkspaceCheck : qwenWorkspaceCheck)(data.workspacePath, dir)
+      : undefined;
+  return {
+    path: file.path,
+    kind: file.kind,
+    readBy: DISCOVERY_KINDS[file.kind].readBy,
+    ...(fields.port !== undefined && { port: fields.port }),
+    ...(fields.workspacePath !== undefined && { workspacePath: fields.workspacePath }),
+    ...(fields.ideInfo && { ideInfo: fields.ideInfo }),
+    hasToken: fields.authToken !== undefined,
+    tandem: fields.tandemPid !== undefined,
+    processes: checked.processes,
+    ...(checked.probe && { probe: checked.probe }),
+    live: checked.live,
+    ...(checked.staleBecause !== undefined && { staleBecause: checked.staleBecause }),
+    ...(workspace && { workspace }),
+  };
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

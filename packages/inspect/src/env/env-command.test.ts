@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { evaluate, startRealClient, type ClientKind } from '@tandem/testkit';
+import { closedPort, deadPid, runCommand, TestScene } from '../scan/test-scene.fixture.js';
+import { envCommand } from './env-command.js';
+
+const NAMES = [
+  'GEMINI_CLI_IDE_SERVER_PORT',
+  'GEMINI_CLI_IDE_WORKSPACE_PATH',
+  'GEMINI_CLI_IDE_PID',
+  'QWEN_CODE_IDE_SERVER_PORT',
+  'QWEN_CODE_IDE_WORKSPACE_PATH',
+];
+
+let scene: TestScene;
+
+beforeEach(() => {
+  scene = new TestScene();
+});
+
+afterEach(async () => {
+  await scene.dispose();
+});
+
+function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    TMPDIR: scene.tmpDir,
+    QWEN_HOME: scene.qwenHome,
+    HOME: scene.home,
+    SHELL: '/bin/bash',
+    ...extra,
+  };
+}
+
+function tandemEnv(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {
+  return runCommand(envCommand, argv, { cwd, env: env(extra) });
+}
+
+/** What the printed code sets, read back by a real bash. */
+function exported(code: string): Record<string, string | undefined> {
+  return evaluate('bash', code, NAMES);
+}
+
+/** The PID in the name of an engine's Gemini CLI file. */
+function geminiPidOf(paths: readonly string[]): string {
+  const name = paths
+    .map((path) => basename(path))
+    .find((file) => file.startsWith('gemini-ide-server-'));
+  return name?.split('-')[3] ?? '';
+}
+
+describe('tandem env', () => {
+  test('exports the variables of the editor that has the folder open', async () => {
+    const ws = scene.folder('ws');
+    const engine = await scene.startEngine([ws]);
+    const { status, stdout, stderr } = await tandemEnv(scene.folder('ws/src'));
+    assert.equal(status, 0, stderr);
+    assert.equal(stderr, '');
+    assert.deepEqual(exported(stdout), {
+      GEMINI_CLI_IDE_SERVER_PORT: String(engine.port),
+      GEMINI_CLI_IDE_WORKSPACE_PATH: ws,
+      GEMINI_CLI_IDE_PID: geminiPidOf(engine.discoveryFiles),
+      QWEN_CODE_IDE_SERVER_PORT: String(engine.port),
+      QWEN_CODE_IDE_WORKSPACE_PATH: ws,
+    });
+    assert.deepEqual(
+      exported(stdout),
+      Object.fromEntries(
+        Object.entries(engine.terminalEnv()).filter(([name]) => NAMES.includes(name)),
+      ),
+      "the same variables as the editor's own terminals get",
+    );
+  });
+
+  test('--cwd names the folder; the syntax follows $SHELL or --shell', async () => {
+    const ws = scene.folder('ws');
+    const engine = await scene.startEngine([ws]);
+    const fish = await tandemEnv(scene.root, ['--cwd', 'ws'], { SHELL: '/usr/bin/fish' });
+    assert.equal(fish.status, 0, fish.stderr);
+    assert.match(
+      fish.stdout,
+      new RegExp(`^set -gx GEMINI_CLI_IDE_SERVER_PORT ${engine.port};$`, 'm'),
+    );
+    const zsh = await tandemEnv(ws, ['--shell', 'zsh'], { SHELL: '/usr/bin/fish' });
+    assert.match(
+      zsh.stdout,
+      new RegExp(`^export GEMINI_CLI_IDE_SERVER_PORT=${engine.port};$`, 'm'),
+    );
+  });
+
+  test('the most specific workspace wins over a newer editor of a parent folder', async () => {
+    const inner = await scene.startEngine([scene.folder('ws/pkg')]);
+    const outer = await scene.startEngine([scene.folder('ws')]);
+    const { status, stdout, stderr } = await tandemEnv(scene.folder('ws/pkg/src'));
+    assert.equal(status, 0);
+    assert.equal(exported(stdout).GEMINI_CLI_IDE_SERVER_PORT, String(inner.port));
+    assert.match(stderr, /2 editors have this folder open/);
+    assert.match(stderr, new RegExp(`--port ${outer.port}`));
+  });
+
+  test('among editors of the same folder the newest wins; --port picks another', async () => {
+    const ws = scene.folder('ws');
+    const older = await scene.startEngine([ws]);
+    const newer = await scene.startEngine([ws]);
+    const chosen = await tandemEnv(ws);
+    assert.equal(exported(chosen.stdout).QWEN_CODE_IDE_SERVER_PORT, String(newer.port));
+    const picked = await tandemEnv(ws, ['--port', String(older.port)]);
+    assert.equal(picked.status, 0);
+    assert.equal(picked.stderr, '');
+    assert.equal(exported(picked.stdout).QWEN_CODE_IDE_SERVER_PORT, String(older.port));
+  });
+
+  test('no editor for the folder: exit 1, the reason on stderr, nothing on stdout', async () => {
+    const other = scene.folder('other');
+    const engine = await scene.startEngine([other]);
+    const ws = scene.folder('ws');
+    const { status, stdout, stderr } = await tandemEnv(ws);
+    assert.equal(status, 1);
+    assert.equal(stdout, '');
+    assert.match(stderr, new RegExp(`no running editor has ${ws} open`));
+    assert.match(stderr, new RegExp(`Neovim on port ${engine.port}: ${other}`));
+    const wrongPort = await tandemEnv(ws, ['--port', String(engine.port)]);
+    assert.equal(wrongPort.status, 1);
+    assert.match(wrongPort.stderr, /does not have .* open/);
+    const unknownPort = await tandemEnv(ws, ['--port', String(await closedPort())]);
+    assert.equal(unknownPort.status, 1);
+    assert.match(unknownPort.stderr, /no discovery file names port/);
+  });
+
+  test('files of editors that are gone do not count', async () => {
+    const ws = scene.folder('ws');
+    const pid = await deadPid();
+    const port = await closedPort();
+    scene.writeDiscoveryFile(
+      'qwen-lock',
+      { port: port },
+      { port, workspacePath: ws, authToken: 't', ppid: pid },
+    );
+    scene.writeDiscoveryFile(
+      'gemini',
+      { pid, port },
+      {
+        port,
+        workspacePath: ws,
+        authToken: 't',
+      },
+    );
+    const { status, stderr } = await tandemEnv(ws);
+    assert.equal(status, 1);
+    assert.match(stderr, /No editor companion is running/);
+    assert.match(stderr, /1 stale discovery file set ignored/);
+  });
+
+  test("a companion with only Gemini CLI's file: the Qwen variables are unset", async () => {
+    const ws = scene.folder('ws');
+    const engine = await scene.startEngine([ws], { hidden: true });
+    scene.writeDiscoveryFile(
+      'gemini',
+      { pid: process.pid, port: engine.port },
+      {
+        port: engine.port,
+        workspacePath: ws,
+        authToken: scene.tokenOf(engine),
+      },
+    );
+    const { status, stdout } = await tandemEnv(ws);
+    assert.equal(status, 0);
+    const result = evaluate('bash', stdout, NAMES, { QWEN_CODE_IDE_SERVER_PORT: '1' });
+    assert.equal(result.GEMINI_CLI_IDE_SERVER_PORT, String(engine.port));
+    assert.equal(result.QWEN_CODE_IDE_SERVER_PORT, undefined);
+  });
+
+  test("an older companion's file named after a PID: GEMINI_CLI_IDE_PID names it", async () => {
+    const ws = scene.folder('ws');
+    const engine = await scene.startEngine([ws], { hidden: true });
+    scene.writeDiscoveryFile(
+      'gemini-pid',
+      { pid: process.pid },
+      {
+        port: engine.port,
+        workspacePath: ws,
+        authToken: scene.tokenOf(engine),
+      },
+    );
+    const { status, stdout } = await tandemEnv(ws);
+    assert.equal(status, 0);
+    assert.deepEqual(exported(stdout), {
+      GEMINI_CLI_IDE_SERVER_PORT: String(engine.port),
+      GEMINI_CLI_IDE_WORKSPACE_PATH: ws,
+      GEMINI_CLI_IDE_PID: String(process.pid),
+      QWEN_CODE_IDE_SERVER_PORT: undefined,
+      QWEN_CODE_IDE_WORKSPACE_PATH: undefined,
+    });
+  });
+
+  test('usage errors exit 2; --help exits 0', async () => {
+    const ws = scene.folder('ws');
+    for (const argv of [
+      ['--nope'],
+      ['extra'],
+      ['--shell', 'tcsh'],
+      ['--port', 'x'],
+      ['--cwd', join(ws, 'missing')],
+    ]) {
+      const { status, stderr } = await tandemEnv(ws, argv);
+      assert.equal(status, 2, argv.join(' '));
+      assert.match(stderr, /Usage: tandem env/);
+    }
+    const help = await tandemEnv(ws, ['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /^Usage: tandem env/);
+  });
+});
+
+describe('tandem env makes the real clients pick the chosen editor', () => {
+  for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
+    test(`${kind}: two editors on one folder, --port names the older`, async () => {
+      // Left alone, both clients pick the newer editor: Qwen Code the newest lock, Gemini CLI
+      // the file named after the higher running PID.
+      const ws = scene.folder('ws');
+      const [low, high] = [process.ppid, process.pid].sort((a, b) => a - b) as [number, number];
+      const older = await scene.startEngine([ws], { geminiIdePid: low });
+      await scene.startEngine([ws], { geminiIdePid: high });
+      const { stdout } = await tandemEnv(ws, ['--port', String(older.port)]);
+      const variables = exported(stdout);
+      const client = await startRealClient({
+        kind,
+        cwd: ws,
+        tmpDir: scene.tmpDir,
+        qwenHome: scene.qwenHome,
+        home: scene.home,
+        env: variables,
+      });
+      try {
+        const state = await client.connect();
+        assert.equal(state.status, 'connected', state.details);
+        assert.deepEqual(scene.connectedPorts(), [older.port]);
+      } finally {
+        await client.kill();
+      }
+    });
+  }
+});

@@ -1,0 +1,134 @@
+import {
+  type CommandIO,
+  existingDirectory,
+  parseCommandArgs,
+  UsageError,
+  withUsage,
+} from '@tandem/command';
+import { checkFiles, groupByPort, Prober, type Companion } from '../scan/companions.js';
+import { scanDiscoveryFiles } from '../scan/discovery-files.js';
+import { discoveryLocations } from '@tandem/core';
+import { editorsFor, variablesFor, type EditorMatch } from './editor-choice.js';
+import { renderExports, shellFromEnv, SHELLS, type Shell } from './shell-exports.js';
+
+export const envUsage = `Usage: tandem env [--cwd DIR] [--shell bash|zsh|fish] [--port N]
+
+Prints the shell code that makes Gemini CLI or Qwen Code, started in THIS terminal (a tmux pane,
+another window), connect to the editor that has DIR open:
+
+  eval "$(tandem env)"                 bash, zsh
+  tandem env --shell fish | source     fish
+
+It chooses among the running editor companions whose workspace contains DIR: the one with the
+most specific folder, then the newest. When several match it lists them on stderr; pick one
+with --port. Variables set: GEMINI_CLI_IDE_SERVER_PORT, GEMINI_CLI_IDE_WORKSPACE_PATH,
+GEMINI_CLI_IDE_PID, QWEN_CODE_IDE_SERVER_PORT, QWEN_CODE_IDE_WORKSPACE_PATH (those that do not
+apply to the chosen editor are unset). No token is exported: the CLIs read it from the editor's
+discovery file.
+
+Options:
+  --cwd DIR      the folder the CLI will run in (default: the current directory)
+  --shell NAME   bash, zsh or fish (default: from $SHELL, else bash)
+  --port N       the editor companion listening on port N
+  -h, --help     show this help
+
+Exit status: 0 with the exports on stdout; 1 when no running editor has DIR open (or the one on
+--port does not), with the reason on stderr; 2 on a usage error.`;
+
+export function envCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('env', envUsage, io, async () => {
+    const { values } = parseCommandArgs(argv, {
+      cwd: { type: 'string' },
+      shell: { type: 'string' },
+      port: { type: 'string' },
+    });
+    const shell = values.shell ?? shellFromEnv(io.env);
+    if (!(SHELLS as readonly string[]).includes(shell)) {
+      throw new UsageError(`unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish`);
+    }
+    const port = values.port === undefined ? undefined : Number(values.port);
+    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port <= 65535)) {
+      throw new UsageError(`--port takes a port number, not ${JSON.stringify(values.port)}`);
+    }
+    const dir = await existingDirectory(io.cwd, values.cwd);
+    return exportsFor(dir, shell as Shell, port, io);
+  });
+}
+
+async function exportsFor(
+  dir: string,
+  shell: Shell,
+  port: number | undefined,
+  io: CommandIO,
+): Promise<number> {
+  const locations = discoveryLocations(io.env, dir);
+  const files = await checkFiles(await scanDiscoveryFiles(locations), new Prober());
+  const companions = groupByPort(files);
+  const editors = editorsFor(companions, dir);
+  const fail = (message: string) => {
+    io.stderr.write(`tandem env: ${message}\n`);
+    return 1;
+  };
+
+  let chosen: EditorMatch | undefined;
+  if (port !== undefined) {
+    chosen = editors.find((editor) => editor.companion.port === port);
+    if (!chosen) return fail(portProblem(companions, port, dir));
+  } else {
+    chosen = editors[0];
+    if (!chosen) return fail(noEditorProblem(companions, dir));
+    if (editors.length > 1) io.stderr.write(severalEditors(editors));
+  }
+  io.stdout.write(renderExports(variablesFor(chosen.companion), shell));
+  return 0;
+}
+
+function describe(companion: Companion): string {
+  const name = companion.ideInfo?.displayName ?? 'an editor companion';
+  return `${name} on port ${companion.port}`;
+}
+
+function severalEditors(editors: EditorMatch[]): string {
+  const lines = editors.map(
+    (editor, index) =>
+      `  ${index === 0 ? '*' : ' '} --port ${editor.companion.port}  ${describe(editor.companion)}, folder ${editor.root}`,
+  );
+  return `tandem env: ${editors.length} editors have this folder open; using the first (choose with --port):\n${lines.join('\n')}\n`;
+}
+
+function noEditorProblem(companions: Companion[], dir: string): string {
+  const live = companions.filter((companion) => companion.live);
+  const stale = companions.length - live.length;
+  const lines = [`no running editor has ${dir} open.`];
+  if (live.length > 0) {
+    lines.push('Running editors and their folders:');
+    for (const companion of live) lines.push(`  ${describe(companion)}: ${workspaceOf(companion)}`);
+    lines.push(
+      'Open this folder (or a parent) in one of them, or run the CLI inside one of those folders.',
+    );
+  } else {
+    lines.push(
+      'No editor companion is running. Open the folder in your editor with its companion first.',
+    );
+  }
+  if (stale > 0)
+    lines.push(
+      `(${stale} stale discovery file set${stale > 1 ? 's' : ''} ignored; see tandem doctor.)`,
+    );
+  return lines.join('\n');
+}
+
+function portProblem(companions: Companion[], port: number, dir: string): string {
+  const companion = companions.find((candidate) => candidate.port === port);
+  if (!companion) return `no discovery file names port ${port}.`;
+  if (!companion.live) {
+    const why = companion.files.map((file) => file.staleBecause).find(Boolean);
+    return `the companion on port ${port} is not running (${why}).`;
+  }
+  return `${describe(companion)} does not have ${dir} open (its folders: ${workspaceOf(companion)}).`;
+}
+
+function workspaceOf(companion: Companion): string {
+  const paths = companion.files.map((file) => file.fields.workspacePath).filter(Boolean);
+  return paths[0] || '(no folder)';
+}

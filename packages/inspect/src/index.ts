@@ -1,0 +1,2 @@
+export { doctorCommand } from './doctor/doctor-command.js';
+export { envCommand } from './env/env-command.js';

@@ -1,0 +1,156 @@
+/**
+ * Test-only: a private world of discovery data — its own TMPDIR, QWEN_HOME and HOME — with real
+ * engines and hand-written discovery files, for tests of `tandem env` and `tandem doctor`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import {
+  discoveryFilePath,
+  discoveryLocations,
+  Engine,
+  type DiscoveryKind,
+  type EditorInfo,
+} from '@tandem/core';
+import { type CommandIO } from '@tandem/command';
+
+export const NEOVIM: EditorInfo = { name: 'neovim', displayName: 'Neovim', pid: process.pid };
+
+export class TestScene {
+  readonly root: string;
+  readonly tmpDir: string;
+  readonly qwenHome: string;
+  readonly home: string;
+  readonly engines: Engine[] = [];
+
+  constructor() {
+    this.root = mkdtempSync(join(tmpdir(), 'tandem-scene-'));
+    this.tmpDir = this.folder('tmp');
+    this.qwenHome = join(this.root, 'qwen-home');
+    this.home = this.folder('home');
+  }
+
+  /** A folder under the scene's root (created with its parents). */
+  folder(relative: string): string {
+    const path = join(this.root, relative);
+    mkdirSync(path, { recursive: true });
+    return path;
+  }
+
+  /** IDE mode on in both CLIs' user settings. */
+  enableIdeMode(): void {
+    mkdirSync(join(this.home, '.gemini'), { recursive: true });
+    writeFileSync(join(this.home, '.gemini', 'settings.json'), '{"ide": {"enabled": true}}');
+    mkdirSync(this.qwenHome, { recursive: true });
+    writeFileSync(join(this.qwenHome, 'settings.json'), '{"ide": {"enabled": true}}');
+  }
+
+  /**
+   * A real engine for these folders. `hidden` writes its discovery files where no CLI of the
+   * scene looks (to borrow its port and token for hand-written files).
+   */
+  async startEngine(
+    folders: string[],
+    options: { hidden?: boolean; geminiIdePid?: number; editor?: EditorInfo } = {},
+  ): Promise<Engine> {
+    const hidden = options.hidden ? this.folder(`hidden-${this.engines.length}`) : undefined;
+    const engine = await Engine.start({
+      editor: options.editor ?? NEOVIM,
+      port: { showDiff: async () => undefined, closeDiff: async () => '' },
+      workspaceFolders: folders,
+      discovery: {
+        tmpDir: hidden ?? this.tmpDir,
+        qwenHome: hidden ?? this.qwenHome,
+        ...(options.geminiIdePid !== undefined && { geminiIdePid: options.geminiIdePid }),
+      },
+    });
+    this.engines.push(engine);
+    return engine;
+  }
+
+  tokenOf(engine: Engine): string {
+    const file = engine.discoveryFiles[0];
+    if (!file) throw new Error('the engine wrote no discovery file');
+    return (JSON.parse(readFileSync(file, 'utf8')) as { authToken: string }).authToken;
+  }
+
+  /** A discovery file of `kind` where the scene's CLIs look, optionally dated `ageMs` ago. */
+  writeDiscoveryFile(
+    kind: DiscoveryKind,
+    numbers: { pid?: number; port?: number },
+    content: unknown,
+    ageMs = 0,
+  ): string {
+    const locations = discoveryLocations(
+      { HOME: this.home, TMPDIR: this.tmpDir, QWEN_HOME: this.qwenHome },
+      this.root,
+    );
+    const path = discoveryFilePath(locations, kind, { pid: 0, port: 0, ...numbers });
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify(content));
+    if (ageMs > 0) {
+      const then = new Date(Date.now() - ageMs);
+      utimesSync(path, then, then);
+    }
+    return path;
+  }
+
+  /** Engines still serving, by whether a CLI (not a probe) is connected to them. */
+  connectedPorts(): number[] {
+    return this.engines
+      .filter((engine) => engine.clients().some((client) => client.name !== 'tandem-probe'))
+      .map((engine) => engine.port);
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.engines.map((engine) => engine.stop()));
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** The PID of a process that has exited. */
+export async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => child.on('exit', resolve));
+  if (child.pid === undefined) throw new Error('could not start a process');
+  return child.pid;
+}
+
+/** A port that nothing listens on (it was free a moment ago). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs a command in this process with a private environment; returns what it printed. */
+export async function runCommand(
+  command: (argv: string[], io: CommandIO) => Promise<number>,
+  argv: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  const stdout = new TextSink();
+  const stderr = new TextSink();
+  const status = await command(argv, {
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    env: options.env,
+    cwd: options.cwd,
+  });
+  return { status, stdout: stdout.text, stderr: stderr.text };
+}
+
+class TextSink extends Writable {
+  text = '';
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString('utf8');
+    done();
+  }
+}

@@ -1,0 +1,1 @@
+export { serveCommand, serveUsage } from './serve-command.js';

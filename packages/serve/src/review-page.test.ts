@@ -1,0 +1,349 @@
+/**
+ * The review page in real Chromium, served by a real ReviewServer whose queue answers to a
+ * plain engine-side sink: what the user does on the page is what the engine hears.
+ */
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import type { DiffRequest } from '@tandem/core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumMissing, launchChromium } from '@tandem/testkit';
+import { ReviewQueue } from './review-queue.js';
+import { ReviewServer } from './review-server.js';
+
+const WEB_PACKAGE = dirname(createRequire(import.meta.url).resolve('@tandem/web/package.json'));
+/** `npm run screenshots` sets it to docs/images; tests write into their own scratch folder. */
+const SCREENSHOT_DIR = process.env.TANDEM_SCREENSHOT_DIR;
+const WORKSPACE = '/home/ada/projects/inventory';
+const WAIT_MS = 20_000;
+
+const missing = chromiumMissing();
+
+/** Polls `probe` until it returns a value other than undefined. */
+async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>) {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function diff(id: string, overrides: Partial<DiffRequest> = {}): DiffRequest {
+  return {
+    id,
+    filePath: `${WORKSPACE}/src/${id}.ts`,
+    oldContent: 'const a = 1;\nconst b = 2;\n',
+    newContent: 'const a = 1;\nconst b = 3;\n',
+    client: { sessionId: 'session-1', name: 'Gemini CLI', version: '0.61.0' },
+    ...overrides,
+  };
+}
+
+describe('review page in Chromium', { skip: missing }, () => {
+  let scratch: string;
+  let browser: BrowserContext;
+  let server: ReviewServer;
+  let queue: ReviewQueue;
+  let answers: string[];
+  let page: Page;
+  let pageProblems: string[];
+
+  before(async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'tandem-review-page-'));
+    const build = spawnSync(
+      process.execPath,
+      [join(WEB_PACKAGE, 'build.js'), '--outdir', join(scratch, 'dist')],
+      { encoding: 'utf8' },
+    );
+    assert.equal(build.status, 0, `the page build failed:\n${build.stderr}`);
+    browser = await launchChromium(join(scratch, 'profile'));
+  });
+
+  after(async () => {
+    await browser?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    answers = [];
+    queue = new ReviewQueue({ warn: () => {} });
+    queue.answerTo({
+      diffAccepted: (id, content) =>
+        content === ''
+          ? { ok: false, code: 'empty-accept', message: 'The engine refused this accept.' }
+          : (answers.push(`accepted ${id}:\n${content}`), { ok: true }),
+      diffRejected: (id) => (answers.push(`rejected ${id}`), { ok: true as const }),
+    });
+    server = await ReviewServer.start({
+      queue,
+      pageDir: join(scratch, 'dist'),
+      workspaceFolders: [WORKSPACE],
+      log: { warn: () => {}, error: (message) => pageProblems.push(message) },
+    });
+    pageProblems = [];
+    page = await browser.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        pageProblems.push(message.text());
+      }
+    });
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    await page.goto(server.url);
+    await page.locator('.connection[data-state="live"]').waitFor();
+  });
+
+  afterEach(async () => {
+    await page.close();
+    await server.stop();
+    // Every CSP refusal (an inline style, a script) and every script error lands here.
+    assert.deepEqual(pageProblems, []);
+  });
+
+  const proposed = () => page.locator('.review:not([hidden]) .cm-merge-b .cm-content');
+
+  async function typeAtEnd(text: string) {
+    await proposed().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(text);
+  }
+
+  async function waitForDraft(id: string, includes: string) {
+    await eventually(`the draft of ${id} to reach the server`, () =>
+      queue.pending().find((review) => review.id === id && review.draft.includes(includes)),
+    );
+  }
+
+  test('the secret leaves the address bar; the page shows the diff, its file and its CLI', async () => {
+    assert.equal(new URL(page.url()).search, '');
+    queue.clientsChanged([{ sessionId: 's', name: 'Gemini CLI', version: '0.61.0' }]);
+    await queue.showDiff(diff('pricing'));
+    await page.locator('.review .path .name', { hasText: 'pricing.ts' }).waitFor();
+    assert.equal(await page.locator('.review .path .dir').textContent(), 'src/');
+    assert.match(await page.locator('.review .client').innerText(), /Gemini CLI 0\.61\.0/);
+    assert.match(await page.locator('.clients').innerText(), /Gemini CLI 0\.61\.0/);
+    assert.match(await page.locator('.side').first().innerText(), /On disk/);
+    // TypeScript is highlighted: its language chunk loaded from this server.
+    await page.locator('.cm-merge-b .cm-line span[class]').first().waitFor();
+  });
+
+  test('an edit on the page, then Accept, gives the engine the edited content', async () => {
+    await queue.showDiff(diff('edit'));
+    await typeAtEnd('const c = 4;\n');
+    await page.getByRole('button', { name: /^Accept/ }).click();
+    await eventually('the answer', () => answers[0]);
+    assert.deepEqual(answers, ['accepted edit:\nconst a = 1;\nconst b = 3;\nconst c = 4;\n']);
+    await page.locator('.empty h2', { hasText: 'Nothing to review' }).waitFor();
+  });
+
+  test('Reject (Ctrl+Shift+Backspace) gives the engine a rejection', async () => {
+    await queue.showDiff(diff('unwanted'));
+    await proposed().click();
+    await page.keyboard.press('Control+Shift+Backspace');
+    await eventually('the answer', () => answers[0]);
+    assert.deepEqual(answers, ['rejected unwanted']);
+    assert.deepEqual(queue.pending(), []);
+  });
+
+  test('a per-hunk revert changes what is accepted (Ctrl+Enter)', async () => {
+    await queue.showDiff(
+      diff('hunks', {
+        oldContent: 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n',
+        newContent: 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n',
+      }),
+    );
+    const reverts = page.locator('.cm-merge-revert button');
+    await eventually('two revert buttons', async () =>
+      (await reverts.count()) === 2 ? 2 : undefined,
+    );
+    await reverts.first().click();
+    await eventually('one revert button left', async () =>
+      (await reverts.count()) === 1 ? 1 : undefined,
+    );
+    await proposed().click();
+    await page.keyboard.press('Control+Enter');
+    await eventually('the answer', () => answers[0]);
+    assert.deepEqual(answers, [
+      'accepted hunks:\none\ntwo\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n',
+    ]);
+  });
+
+  test('an accept the engine refuses shows its reason and keeps the diff open', async () => {
+    await queue.showDiff(diff('refused'));
+    await proposed().click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('.toast-error', { hasText: 'The engine refused this accept.' }).waitFor();
+    // The browser logs the refusal (422) it was shown; nothing else may be logged.
+    const refusal = pageProblems.findIndex((problem) => problem.includes('status of 422'));
+    assert.notEqual(refusal, -1);
+    pageProblems.splice(refusal, 1);
+    assert.deepEqual(answers, []);
+    assert.equal(queue.pending().length, 1);
+  });
+
+  test('closeDiff takes the diff off the page and returns the draft', async () => {
+    await queue.showDiff(diff('closing'));
+    await typeAtEnd('// kept\n');
+    await waitForDraft('closing', '// kept');
+    assert.equal(await queue.closeDiff('closing'), 'const a = 1;\nconst b = 3;\n// kept\n');
+    await page.locator('.review').waitFor({ state: 'detached' });
+    await page.locator('.toast', { hasText: 'Gemini CLI closed the diff of closing.ts' }).waitFor();
+    assert.deepEqual(answers, []);
+  });
+
+  test('two diffs queue: the first is shown, then the second, each answered apart', async () => {
+    await queue.showDiff(diff('first'));
+    await queue.showDiff(
+      diff('second', { client: { sessionId: 's2', name: 'Qwen Code', version: '0.24.4' } }),
+    );
+    const items = page.locator('.queue-item');
+    await eventually('two queue items', async () => ((await items.count()) === 2 ? 2 : undefined));
+    assert.equal(await page.locator('.count').textContent(), '2');
+    assert.equal(await page.locator('.review:not([hidden]) .path .name').textContent(), 'first.ts');
+    await page.getByRole('button', { name: /^Reject/ }).click();
+    await page.locator('.review:not([hidden]) .path .name', { hasText: 'second.ts' }).waitFor();
+    assert.match(await page.locator('.review:not([hidden]) .client').innerText(), /Qwen Code/);
+    await page
+      .locator('.review:not([hidden])')
+      .getByRole('button', { name: /^Accept/ })
+      .click();
+    await eventually('two answers', () => answers[1]);
+    assert.deepEqual(answers, ['rejected first', 'accepted second:\nconst a = 1;\nconst b = 3;\n']);
+  });
+
+  test('a reload shows the pending diff again, with the draft', async () => {
+    await queue.showDiff(diff('durable'));
+    await typeAtEnd('// draft\n');
+    await waitForDraft('durable', '// draft');
+    await page.reload();
+    await eventually('the draft after the reload', async () => {
+      const text = await proposed()
+        .innerText()
+        .catch(() => '');
+      return text.includes('// draft') ? text : undefined;
+    });
+    assert.match(await page.locator('.draft-state').innerText(), /Edited/);
+  });
+
+  test('a new file is labelled as one, with an empty left side', async () => {
+    await queue.showDiff(diff('fresh', { oldContent: null, newContent: 'export {};\n' }));
+    await page.locator('.review .tag-new', { hasText: 'New file' }).waitFor();
+    assert.match(await page.locator('.side').first().innerText(), /New file/);
+    assert.equal(await page.locator('.cm-merge-a .cm-content').innerText(), '\n');
+    await page.getByRole('button', { name: /^Accept/ }).click();
+    await eventually('the answer', () => answers[0]);
+    assert.deepEqual(answers, ['accepted fresh:\nexport {};\n']);
+  });
+
+  test('the page works under another host name (relative URLs only)', async () => {
+    const url = new URL(server.url);
+    url.hostname = 'localhost';
+    const other = await browser.newPage();
+    try {
+      await other.goto(url.href);
+      await other.locator('.connection[data-state="live"]').waitFor();
+      await queue.showDiff(diff('tunnel'));
+      await other.locator('.review .path .name', { hasText: 'tunnel.ts' }).waitFor();
+      await other.getByRole('button', { name: /^Reject/ }).click();
+      await eventually('the answer', () => answers[0]);
+      assert.deepEqual(answers, ['rejected tunnel']);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a screenshot of a real review for the documentation', async () => {
+    queue.clientsChanged([
+      { sessionId: 's1', name: 'Gemini CLI', version: '0.61.0' },
+      { sessionId: 's2', name: 'Qwen Code', version: '0.24.4' },
+    ]);
+    await queue.showDiff(
+      diff('cart', {
+        filePath: `${WORKSPACE}/src/checkout/cart.ts`,
+        oldContent: SCREENSHOT_OLD,
+        newContent: SCREENSHOT_NEW,
+      }),
+    );
+    await queue.showDiff(
+      diff('readme', {
+        filePath: `${WORKSPACE}/docs/pricing.md`,
+        oldContent: null,
+        newContent: '# Pricing\n',
+        client: { sessionId: 's2', name: 'Qwen Code', version: '0.24.4' },
+      }),
+    );
+    await page.locator('.cm-merge-b .cm-line span[class]').first().waitFor();
+    await eventually('the revert buttons', async () =>
+      (await page.locator('.cm-merge-revert button').count()) > 0 ? true : undefined,
+    );
+    await page.mouse.move(0, 0);
+    const screenshot = join(SCREENSHOT_DIR ?? scratch, 'serve-review.png');
+    mkdirSync(dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot });
+    assert.ok(existsSync(screenshot));
+  });
+});
+
+const SCREENSHOT_OLD = `import type { Item, Money } from '../model';
+import { formatMoney } from '../format';
+
+/** The items a customer is about to buy. */
+export class Cart {
+  private readonly items: Item[] = [];
+
+  add(item: Item): void {
+    this.items.push(item);
+  }
+
+  remove(sku: string): void {
+    const index = this.items.findIndex((item) => item.sku === sku);
+    this.items.splice(index, 1);
+  }
+
+  total(): Money {
+    let cents = 0;
+    for (const item of this.items) cents += item.price.cents;
+    return { cents, currency: 'EUR' };
+  }
+
+  summary(): string {
+    return \`\${this.items.length} items, \${formatMoney(this.total())}\`;
+  }
+}
+`;
+
+const SCREENSHOT_NEW = `import type { Item, Money } from '../model';
+import { formatMoney } from '../format';
+
+/** The items a customer is about to buy. */
+export class Cart {
+  private readonly items: Item[] = [];
+
+  add(item: Item, quantity = 1): void {
+    for (let i = 0; i < quantity; i++) this.items.push(item);
+  }
+
+  remove(sku: string): void {
+    const index = this.items.findIndex((item) => item.sku === sku);
+    // An unknown SKU leaves the cart as it is.
+    if (index >= 0) this.items.splice(index, 1);
+  }
+
+  total(): Money {
+    const cents = this.items.reduce((sum, item) => sum + item.price.cents, 0);
+    return { cents, currency: 'EUR' };
+  }
+
+  summary(): string {
+    const count = this.items.length;
+    return \`\${count} \${count === 1 ? 'item' : 'items'}, \${formatMoney(this.total())}\`;
+  }
+}
+`;

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { type CommandIO } from '@tandem/command';
+import { serveCommand } from './serve-command.js';
+import { startServe, type ServeProcess } from './serve-process.fixture.js';
+
+function capture() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString('utf8');
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+async function run(argv: string[], cwd: string) {
+  const stdout = capture();
+  const stderr = capture();
+  const io = { stdout: stdout.stream, stderr: stderr.stream, env: {}, cwd } as unknown as CommandIO;
+  const status = await serveCommand(argv, io);
+  return { status, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe('tandem serve: arguments', () => {
+  let scratch: string;
+  before(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'tandem-serve-args-'));
+    writeFileSync(join(scratch, 'file.txt'), 'not a folder');
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  test('--help prints the usage and exits 0', async () => {
+    const { status, stdout } = await run(['--help'], scratch);
+    assert.equal(status, 0);
+    assert.match(stdout, /^Usage: tandem serve \[DIR\] \[--port PORT\] \[--open\]/);
+  });
+
+  test('a folder that does not exist is a usage error', async () => {
+    const { status, stderr } = await run(['missing'], scratch);
+    assert.equal(status, 2);
+    assert.match(stderr, new RegExp(`tandem serve: ${join(scratch, 'missing')} does not exist`));
+  });
+
+  test('a file is not a folder', async () => {
+    const { status, stderr } = await run(['file.txt'], scratch);
+    assert.equal(status, 2);
+    assert.match(stderr, /file\.txt is not a directory/);
+  });
+
+  test('a bad port, an unknown option or a second folder is a usage error', async () => {
+    for (const argv of [['--port', 'http'], ['--port', '70000'], ['--verbose'], ['.', '..']]) {
+      const { status, stderr } = await run(argv, scratch);
+      assert.equal(status, 2, argv.join(' '));
+      assert.match(stderr, /^tandem serve: .+\n\nUsage:/, argv.join(' '));
+    }
+  });
+});
+
+describe('tandem serve: the process', () => {
+  let scratch: string;
+  let workspace: string;
+  let env: NodeJS.ProcessEnv;
+  let serve: ServeProcess | undefined;
+
+  before(() => {
+    scratch = realpathSync(mkdtempSync(join(tmpdir(), 'tandem-serve-')));
+    workspace = join(scratch, 'workspace');
+    for (const dir of ['workspace', 'tmp', 'qwen', 'home', 'bin']) mkdirSync(join(scratch, dir));
+    env = {
+      ...process.env,
+      TMPDIR: join(scratch, 'tmp'),
+      QWEN_HOME: join(scratch, 'qwen'),
+      HOME: join(scratch, 'home'),
+    };
+  });
+
+  afterEach(async () => {
+    await serve?.stop('SIGKILL');
+    serve = undefined;
+  });
+
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const discoveryFiles = () => [
+    ...readdirSync(join(scratch, 'tmp', 'gemini', 'ide')).map((name) => `gemini/${name}`),
+    ...readdirSync(join(scratch, 'qwen', 'ide')).map((name) => `qwen/${name}`),
+  ];
+
+  test('prints one URL with a secret and what to run; SIGTERM cleans up and exits 0', async () => {
+    serve = await startServe([], { cwd: workspace, env });
+    const output = serve.stdout();
+    assert.equal(output.match(/https?:\/\//g)?.length, 1, output);
+    assert.match(serve.url, /^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{22,}$/);
+    assert.match(output, new RegExp(`Tandem is serving ${workspace}\\n`));
+    assert.match(output, /gemini {2,}\(or: qwen\)/);
+    const files = discoveryFiles();
+    assert.ok(
+      files.some((file) => file.startsWith('gemini/gemini-ide-server-')),
+      String(files),
+    );
+    assert.ok(
+      files.some((file) => /^qwen\/\d+\.lock$/.test(file)),
+      String(files),
+    );
+    const lock = JSON.parse(
+      readFileSync(
+        join(scratch, 'qwen', 'ide', files.find((f) => f.endsWith('.lock'))!.slice(5)),
+        'utf8',
+      ),
+    );
+    assert.equal(lock.ideInfo.displayName, 'Tandem (browser)');
+
+    const signIn = await new Promise<number>((resolve, reject) => {
+      request(serve!.url, (response) => resolve(response.statusCode ?? 0))
+        .on('error', reject)
+        .end();
+    });
+    assert.equal(signIn, 303);
+
+    assert.equal(await serve.stop('SIGTERM'), 0);
+    assert.deepEqual(discoveryFiles(), []);
+  });
+
+  test('SIGINT exits 0 too; --port picks the port; DIR may be given', async () => {
+    const port = await freePort();
+    serve = await startServe(['--port', String(port), workspace], { cwd: scratch, env });
+    assert.equal(new URL(serve.url).port, String(port));
+    assert.equal(await serve.stop('SIGINT'), 0);
+  });
+
+  test('a port in use is a clear error', async () => {
+    serve = await startServe([], { cwd: workspace, env });
+    const port = new URL(serve.url).port;
+    const second = await run(['--port', port], workspace);
+    assert.equal(second.status, 1);
+    assert.match(second.stderr, /cannot serve the review page: .*EADDRINUSE/);
+  });
+
+  test('--open hands the URL to the opener', async () => {
+    const opened = join(scratch, 'opened.txt');
+    writeOpener(`#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    serve = await startServe(['--open'], { cwd: workspace, env: withOpener() });
+    await eventually(() => existsSync(opened) && readFileSync(opened, 'utf8') !== '');
+    assert.equal(readFileSync(opened, 'utf8'), serve.url);
+  });
+
+  test('an opener that fails is a warning, not an error', async () => {
+    writeOpener('#!/bin/sh\nexit 3\n');
+    serve = await startServe(['--open'], { cwd: workspace, env: withOpener() });
+    await eventually(() => /could not open a browser/.test(serve!.stderr()));
+    assert.match(serve.stderr(), /exited with status 3.*open the URL yourself/);
+    assert.equal(await serve.stop('SIGTERM'), 0);
+  });
+
+  function writeOpener(script: string) {
+    const opener = join(scratch, 'bin', process.platform === 'darwin' ? 'open' : 'xdg-open');
+    writeFileSync(opener, script);
+    chmodSync(opener, 0o755);
+  }
+
+  function withOpener(): NodeJS.ProcessEnv {
+    return { ...env, PATH: `${join(scratch, 'bin')}:${env.PATH}` };
+  }
+});
+
+async function eventually(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { Engine, stderrLogger, type Logger } from '@tandem/core';
+import {
+  existingDirectory,
+  parseCommandArgs,
+  ProcessHost,
+  shellQuote,
+  UsageError,
+  withUsage,
+  type CommandIO,
+} from '@tandem/command';
+import { ReviewQueue } from './review-queue.js';
+import { ReviewServer } from './review-server.js';
+
+export const serveUsage = `Usage: tandem serve [DIR] [--port PORT] [--open]
+
+A standalone companion for the folder DIR (default: the current directory). Gemini CLI and
+Qwen Code started in DIR connect to it, and every edit they propose opens on a review page in
+your browser: read it side by side, change it, revert single changes, then accept or reject it.
+
+Options:
+  --port PORT  the review page's port on 127.0.0.1 (default: a free one)
+  --open       open the review page in the default browser
+  -h, --help   show this help
+
+The page's URL carries a secret: open it once, the browser then keeps a session cookie.
+Over SSH, forward the same port (ssh -L PORT:127.0.0.1:PORT HOST) and open the URL locally.
+
+Exit status: 0 after a clean stop (Ctrl+C, SIGTERM, SIGHUP), 1 after a fatal error, 2 on a
+usage error.`;
+
+/** `tandem serve`: the engine for one folder, with the review page as its editor. */
+export function serveCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('serve', serveUsage, io, async () =>
+    serve(await parseOptions(argv, io.cwd), io),
+  );
+}
+
+async function serve(
+  options: { folder: string; port: number; open: boolean },
+  io: CommandIO,
+): Promise<number> {
+  const pageDir = findPageDir();
+  if (!pageDir) {
+    io.stderr.write(
+      'tandem serve: the review page is not built. Run `npm run build -w @tandem/web`.\n',
+    );
+    return 1;
+  }
+
+  const log = stderrLogger('tandem serve');
+  const host = new ProcessHost((message) => log.error(message));
+  try {
+    return await serveUntilStopped(options, pageDir, host, log, io);
+  } finally {
+    host.dispose();
+  }
+}
+
+async function serveUntilStopped(
+  options: { folder: string; port: number; open: boolean },
+  pageDir: string,
+  host: ProcessHost,
+  log: Logger,
+  io: CommandIO,
+): Promise<number> {
+  const queue = new ReviewQueue(log);
+  let server: ReviewServer;
+  try {
+    server = await ReviewServer.start({
+      queue,
+      pageDir,
+      workspaceFolders: [options.folder],
+      port: options.port,
+      log,
+    });
+  } catch (error) {
+    io.stderr.write(`tandem serve: cannot serve the review page: ${describe(error)}\n`);
+    return 1;
+  }
+  let engine: Engine;
+  try {
+    engine = await Engine.start({
+      editor: {
+        name: 'tandem-serve',
+        displayName: 'Tandem (browser)',
+        version: process.env.TANDEM_VERSION ?? '0.1.0',
+        pid: process.pid,
+      },
+      port: queue,
+      workspaceFolders: [options.folder],
+      log,
+    });
+  } catch (error) {
+    await server.stop();
+    io.stderr.write(`tandem serve: cannot start the companion: ${describe(error)}\n`);
+    return 1;
+  }
+  queue.answerTo(engine);
+
+  io.stdout.write(
+    `Tandem is serving ${options.folder}\n\n` +
+      `  Review page: ${server.url}\n\n` +
+      `In another terminal, start Gemini CLI or Qwen Code in that folder:\n` +
+      `  cd ${shellQuote(options.folder)} && gemini      (or: qwen)\n` +
+      `Each edit it proposes opens on the review page (with IDE mode on: /ide enable).\n` +
+      `Over SSH: ssh -L ${server.port}:127.0.0.1:${server.port} HOST, then open the page locally.\n` +
+      `Press Ctrl+C to stop; diffs still pending are rejected.\n`,
+  );
+  if (options.open) openInBrowser(server.url, io.env, log);
+
+  const reason = await host.stopRequested;
+  log.info(`${reason}: stopping`);
+  // The engine first: it rejects what is pending while the page can still show it go.
+  await engine.stop();
+  await server.stop();
+  return host.exitStatus;
+}
+
+async function parseOptions(argv: string[], cwd: string) {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { port: { type: 'string' }, open: { type: 'boolean' } },
+    true,
+  );
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not ${values.port}`);
+  }
+  const folder = await existingDirectory(cwd, positionals[0]);
+  // The CLIs compare real paths: so does the discovery data.
+  return { folder: await realpath(folder), port, open: values.open ?? false };
+}
+
+/** The built review page: the `dist` folder of `@tandem/web`. */
+function findPageDir(): string | undefined {
+  const web = dirname(createRequire(import.meta.url).resolve('@tandem/web/package.json'));
+  const dir = join(web, 'dist');
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
+
+/** Opening a browser is a convenience: when it fails, the printed URL still works. */
+function openInBrowser(url: string, env: NodeJS.ProcessEnv, log: Logger): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
+  const warn = (why: string) =>
+    log.warn(`could not open a browser (${command} ${why}); open the URL yourself`);
+  const child = spawn(command, args, { env, stdio: 'ignore', detached: true });
+  child.on('error', (error) => warn(describe(error)));
+  child.on('exit', (code) => {
+    if (code !== 0 && code !== null) warn(`exited with status ${code}`);
+  });
+  child.unref();
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,90 @@
+/**
+ * End to end, as a user runs it: `tandem serve` on the example workspace, the whole real CLI in
+ * tmux (a fake model proposes an edit), and the user editing and accepting it on the page in
+ * real Chromium. The file on disk must hold the user's edit.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  chromiumMissing,
+  editPrompt,
+  inputPattern,
+  launchChromium,
+  needsProgram,
+  startCliSession,
+} from '@tandem/testkit';
+import { startServe } from './serve-process.fixture.js';
+
+const EXAMPLE = new URL('../../../examples/workspace/', import.meta.url);
+const missing = chromiumMissing();
+
+async function until(condition: () => boolean, what: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+for (const cli of ['gemini', 'qwen'] as const) {
+  describe(`the whole ${cli} CLI with tandem serve`, { skip: missing }, () => {
+    test('an edit proposed in the terminal, edited and accepted on the page, lands on disk', async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      const root = realpathSync(mkdtempSync(join(tmpdir(), `tandem-e2e-${cli}-`)));
+      const workspace = join(root, 'workspace');
+      const [tmpDir, home, qwenHome] = ['tmp', 'home', 'qwen'].map((name) => join(root, name));
+      for (const dir of [tmpDir, home, qwenHome!]) mkdirSync(dir!);
+      cpSync(EXAMPLE, workspace, { recursive: true });
+      const target = join(workspace, 'src', 'stats.js');
+      const original = readFileSync(target, 'utf8');
+      const proposal = `${original}\nexport function median(values) {\n  const sorted = [...values].sort((a, b) => a - b);\n  return sorted[Math.floor(sorted.length / 2)];\n}\n`;
+      const env = { ...process.env, TMPDIR: tmpDir!, QWEN_HOME: qwenHome!, HOME: home! };
+      const serve = await startServe([], { cwd: workspace, env });
+      const browser = await launchChromium(join(root, 'profile'));
+      const session = await startCliSession({
+        cli,
+        cwd: workspace,
+        home: home!,
+        tmpDir: tmpDir!,
+        qwenHome,
+        edit: { filePath: target, content: proposal },
+        promptAtStart: false,
+      });
+      try {
+        // Asked for before the CLI has connected, the edit would be confirmed in the terminal:
+        // wait until the page lists the CLI. (Typed too early, even `/ide status` goes to the
+        // model.)
+        const page = await browser.newPage();
+        await page.goto(serve.url);
+        await page
+          .locator('.clients .chip', { hasText: cli === 'gemini' ? 'Gemini CLI' : 'Qwen Code' })
+          .waitFor({ timeout: 90_000 });
+        await session.waitForScreen(inputPattern);
+        await session.submit(editPrompt({ filePath: target, content: proposal }));
+        const review = page.locator('.review:not([hidden])');
+        await review
+          .locator('.path .name', { hasText: 'stats.js' })
+          .waitFor({ timeout: 90_000 })
+          .catch(async (error: unknown) => {
+            throw new Error(`${String(error)}\nthe CLI's screen:\n${await session.screen()}`);
+          });
+        await review.locator('.cm-merge-b .cm-line').first().click();
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type('// reviewed on the page\n');
+        await review.getByRole('button', { name: /^Accept/ }).click();
+        await until(
+          () => readFileSync(target, 'utf8') === `${proposal}// reviewed on the page\n`,
+          `${target} to hold the accepted edit`,
+        );
+        await page.locator('.review').waitFor({ state: 'detached' });
+      } finally {
+        await session.stop();
+        await browser.close();
+        await serve.stop('SIGTERM');
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  });
+}
