@@ -53,7 +53,8 @@ character such as 文, more for a tab)."
         params))))
 
 (defun tandem-context-attach (send delay)
-  "Start tracking the editor; SEND (METHOD PARAMS) delivers each notification.
+  "Start tracking the editor; SEND delivers the notifications of each look.
+SEND takes a list of (METHOD . PARAMS), the changes seen at once.
 Changes are gathered for DELAY seconds before they are compared and sent.
 Returns the tracker."
   (let ((tracker (tandem-context--make :send send :delay delay)))
@@ -94,14 +95,14 @@ This runs after every command, so it only starts a timer when none runs."
 (defun tandem-context-flush (tracker)
   "Send what changed since TRACKER last looked."
   (setf (tandem-context-timer tracker) nil)
-  (let ((send (tandem-context-send tracker))
+  (let ((messages '())
         (files (mapcar #'buffer-file-name
                        (cl-remove-if-not #'tandem-context-file-buffer-p (buffer-list))))
         (selected (window-buffer (selected-window))))
     (dolist (file (cl-set-difference (tandem-context-files tracker) files :test #'string=))
-      (funcall send "file/closed" `((path . ,file))))
+      (push `("file/closed" (path . ,file)) messages))
     (dolist (file (cl-set-difference files (tandem-context-files tracker) :test #'string=))
-      (funcall send "file/opened" `((path . ,file))))
+      (push `("file/opened" (path . ,file)) messages))
     (setf (tandem-context-files tracker) files)
     (unless (member (tandem-context-focused tracker) files)
       (setf (tandem-context-focused tracker) nil
@@ -112,10 +113,12 @@ This runs after every command, so it only starts a timer when none runs."
             (cursor (tandem-context--cursor selected)))
         (unless (equal file (tandem-context-focused tracker))
           (setf (tandem-context-focused tracker) file)
-          (funcall send "file/focused" `((path . ,file))))
+          (push `("file/focused" (path . ,file)) messages))
         (unless (equal cursor (tandem-context-cursor tracker))
           (setf (tandem-context-cursor tracker) cursor)
-          (funcall send "cursor/changed" cursor))))))
+          (push (cons "cursor/changed" cursor) messages))))
+    (when messages
+      (funcall (tandem-context-send tracker) (nreverse messages)))))
 
 (provide 'tandem-context)
 ;;; tandem-context.el ends here

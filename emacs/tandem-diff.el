@@ -48,6 +48,8 @@ reply, or nil once the CLI was told."
                                 (:copier nil))
   "One proposed edit on screen."
   diffs id path client was-empty disk proposal frame layout
+  ;; The window of the proposal: deleting it is a rejection.
+  window
   ;; `open', `answering' (an answer awaits its reply) or `ended'.
   (state 'open))
 
@@ -184,6 +186,7 @@ Signals an error, the reason sent to the CLI, when it cannot."
     (set-window-buffer window (tandem-diff-view-disk view))
     (let ((right (split-window window nil 'right)))
       (set-window-buffer right (tandem-diff-view-proposal view))
+      (setf (tandem-diff-view-window view) right)
       (select-window right))))
 
 (defun tandem-diff-find (diffs id)
@@ -236,16 +239,24 @@ Signals an error, the reason sent to the CLI, when it cannot."
     (tandem-diff--reject-closed tandem-diff--view)))
 
 (defun tandem-diff--check-windows ()
-  "Reject the view on top when the user closed its proposal's window."
+  "Reject the view on top when the user deleted its proposal's window.
+Showing another buffer in that window is no answer (the proposal stays
+open, and `C-x b' brings it back); the window that shows the proposal
+last is the one that counts."
   (dolist (diffs (delete-dups (mapcar (lambda (buffer)
                                         (let ((view (buffer-local-value 'tandem-diff--view buffer)))
                                           (and view (tandem-diff-view-diffs view))))
                                       (buffer-list))))
-    (let ((top (car (last (and diffs (tandem-diffs-views diffs))))))
-      (when (and top
-                 (eq (tandem-diff-view-state top) 'open)
-                 (not (get-buffer-window (tandem-diff-view-proposal top) t)))
-        (tandem-diff--reject-closed top)))))
+    (when diffs
+      (dolist (view (tandem-diffs-views diffs))
+        (let ((shown (get-buffer-window (tandem-diff-view-proposal view) t)))
+          (when shown
+            (setf (tandem-diff-view-window view) shown))))
+      (let ((top (car (last (tandem-diffs-views diffs)))))
+        (when (and top
+                   (eq (tandem-diff-view-state top) 'open)
+                   (not (window-live-p (tandem-diff-view-window top))))
+          (tandem-diff--reject-closed top))))))
 
 (defun tandem-diff--this-view ()
   "The view of the current buffer, or an error."

@@ -146,7 +146,20 @@ the error object or nil."
 
 (defun tandem-rpc-notify (rpc method params)
   "Send notification METHOD with PARAMS over RPC."
-  (tandem-rpc--send rpc `((jsonrpc . "2.0") (method . ,method) (params . ,params))))
+  (tandem-rpc-notify-all rpc (list (cons method params))))
+
+(defun tandem-rpc-notify-all (rpc notifications)
+  "Send NOTIFICATIONS, a list of (METHOD . PARAMS), over RPC in one write.
+The other side then reads the events of one editor action together."
+  (let ((process (tandem-rpc-process rpc)))
+    (when (and notifications (process-live-p process))
+      (process-send-string
+       process
+       (mapconcat (lambda (notification)
+                    (concat (json-serialize `((jsonrpc . "2.0") (method . ,(car notification))
+                                              (params . ,(cdr notification))))
+                            "\n"))
+                  notifications "")))))
 
 (defun tandem-rpc-live-p (rpc)
   "Return non-nil if the process of RPC is alive."

@@ -174,16 +174,13 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
         (tandem-session-discovery-files session) (append (alist-get 'discoveryFiles result) nil))
   (tandem--set-env session (alist-get 'env result))
   (setf (tandem-session-context session)
-        (tandem-context-attach (lambda (method params) (tandem--notify session method params))
+        (tandem-context-attach (lambda (notifications)
+                                 (when (eq (tandem-session-state session) 'running)
+                                   (tandem-rpc-notify-all (tandem-session-rpc session) notifications)))
                                tandem-context-delay))
   (tandem--log session "listening on port %d for %s" (tandem-session-port session)
                (tandem-session-folder session))
   (tandem--changed))
-
-(defun tandem--notify (session method params)
-  "Send notification METHOD with PARAMS to SESSION's sidecar."
-  (when (eq (tandem-session-state session) 'running)
-    (tandem-rpc-notify (tandem-session-rpc session) method params)))
 
 (defun tandem--request (session method params)
   "Answer the sidecar's request METHOD with PARAMS in SESSION."

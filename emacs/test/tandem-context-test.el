@@ -31,7 +31,8 @@
 (defun tandem-context-test--track ()
   "Attach a tracker that records; return (TRACKER . LOG) with LOG a cons of messages."
   (let* ((log (list nil))
-         (tracker (tandem-context-attach (lambda (method params) (push (cons method params) (car log))) 0.01)))
+         (tracker (tandem-context-attach (lambda (messages) (setcar log (append (reverse messages) (car log))))
+                                        0.01)))
     (setcar log nil)
     (cons tracker log)))
 

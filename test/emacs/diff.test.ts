@@ -101,6 +101,20 @@ describe('diff views in Emacs', { skip }, () => {
     await noViewLeft();
   });
 
+  test('showing another buffer in the proposal’s window is no answer; C-x b brings it back', async () => {
+    const { diff } = await propose('away.txt', 'a\n', 'b\n');
+    await scene.emacs.press('C-x', 'b');
+    await scene.emacs.type('*scratch*');
+    await scene.emacs.press('Enter');
+    await scene.emacs.waitForScreen(/\*scratch\*/);
+    assert.equal((await scene.emacs.views()).length, 1);
+    await scene.emacs.press('C-x', 'b');
+    await scene.emacs.type('*tandem proposal: away.txt*');
+    await scene.emacs.press('Enter', 'C-c', 'C-c');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'b\n' });
+    await noViewLeft();
+  });
+
   test('a close from the CLI removes the view and returns the edited text', async () => {
     const { filePath, diff } = await propose('close.txt', 'a\n', 'b\n');
     await scene.emacs.press('M->');
