@@ -1,5 +1,5 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import {
   discoveryContent,
   discoveryFilePath,
@@ -10,6 +10,7 @@ import type { EditorInfo } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { geminiIdePidFor, isProcessAlive } from './processes.js';
+import { folderProblem, prepareFolder, readSmallRegularFile } from './safe-folder.js';
 
 /** Which discovery files to write, and where. Every writer is on by default. */
 export interface DiscoveryOptions {
@@ -75,7 +76,10 @@ export class DiscoveryFiles {
     return this.written;
   }
 
-  /** Writes (or rewrites) every enabled file. */
+  /**
+   * Writes (or rewrites) every enabled file. Each is independent: one whose folder another user
+   * could change (or that cannot be written) is skipped with a warning, the others are written.
+   */
   async write(state: DiscoveryState): Promise<string[]> {
     const numbers = { pid: this.geminiIdePid(state.editor.pid), port: state.port };
     const data = {
@@ -88,16 +92,31 @@ export class DiscoveryFiles {
     const kinds = (['gemini', 'qwen-lock', 'qwen-legacy'] as const).filter(
       (kind) => this.options[WRITER_OPTION[kind]] !== false,
     );
-    const files = kinds.map((kind) => ({
-      path: discoveryFilePath(this.locations, kind, numbers),
+    const written: string[] = [];
+    const folders = new Map<string, Promise<string | undefined>>();
+    for (const kind of kinds) {
+      const path = discoveryFilePath(this.locations, kind, numbers);
       // Tandem's mark lets a later start sweep the file once its writer is gone.
-      content: { ...discoveryContent(kind, data), tandem: { pid: process.pid } },
-    }));
-    for (const { path, content } of files) {
-      await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
+      const content = { ...discoveryContent(kind, data), tandem: { pid: process.pid } };
+      const dir = dirname(path);
+      if (!folders.has(dir)) folders.set(dir, prepareFolder(dir));
+      const problem = await folders.get(dir);
+      if (problem) {
+        this.log.warn(`not writing ${path}: ${problem}; see \`tandem doctor\``);
+        continue;
+      }
+      try {
+        await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
+        written.push(path);
+      } catch (error) {
+        this.log.warn(`could not write ${path}: ${(error as Error).message}`);
+      }
     }
-    this.written = files.map(({ path }) => path);
-    return [...this.written];
+    // A file of an earlier write that is not written now must not linger with old data.
+    const dropped = this.written.filter((path) => !written.includes(path));
+    await Promise.all(dropped.map((path) => rm(path, { force: true })));
+    this.written = written;
+    return [...written];
   }
 
   async remove(): Promise<void> {
@@ -108,16 +127,20 @@ export class DiscoveryFiles {
 
   /**
    * Removes the files that an earlier Tandem left behind when it died: only files carrying
-   * Tandem's mark whose writer or editor is gone. Another companion's files are never touched.
+   * Tandem's mark whose writer or editor is gone. Another companion's files are never touched,
+   * and only small regular files of this user are read (the folders may be shared: a FIFO or a
+   * link to a device there must not stall or flood the start). Folders other users can change
+   * are left alone.
    */
   async sweep(): Promise<string[]> {
     const swept: string[] = [];
     for (const dir of [this.locations.geminiIdeDir, this.locations.qwenIdeDir]) {
+      if (await folderProblem(dir)) continue;
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const name of names) {
         if (!/\.(json|lock)$/.test(name)) continue;
         const path = join(dir, name);
-        const data = await readJson(path);
+        const data = parseMark(await readSmallRegularFile(path));
         if (!data?.tandem) continue;
         const writerAlive = isProcessAlive(Number(data.tandem.pid));
         const editorAlive = data.ppid === undefined || isProcessAlive(Number(data.ppid));
@@ -131,9 +154,10 @@ export class DiscoveryFiles {
   }
 }
 
-async function readJson(path: string): Promise<TandemMark | undefined> {
+function parseMark(text: string | undefined): TandemMark | undefined {
+  if (text === undefined) return undefined;
   try {
-    const data: unknown = JSON.parse(await readFile(path, 'utf8'));
+    const data: unknown = JSON.parse(text);
     return typeof data === 'object' && data !== null ? (data as TandemMark) : undefined;
   } catch {
     return undefined;
