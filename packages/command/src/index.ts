@@ -1,4 +1,5 @@
 export type { Command, CommandIO } from './command-io.js';
 export { existingDirectory, parseCommandArgs, UsageError, withUsage } from './command-args.js';
 export { ProcessHost } from './process-host.js';
+export { runAsProcess } from './run-as-process.js';
 export { shellQuote, type QuotingShell } from './shell-quote.js';

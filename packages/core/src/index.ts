@@ -28,5 +28,10 @@ export {
 export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';
 export { newSecret, secretMatches } from './http/secret.js';
+export { listenOnLoopback, loopbackHosts, readBodyWithin } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
 export { ideContextSchema, type IdeContext } from './mcp/ide-notifications.js';
+export {
+  invalidity as notificationInvalidity,
+  type IdeNotification,
+} from './mcp/ide-notifications.js';

@@ -1,5 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { loopbackHosts, newSecret, secretMatches } from '@tandem/core';
 
 /** Why a request may not go on, as an HTTP status and a sentence for the user. */
 export interface Refusal {
@@ -14,14 +14,14 @@ export interface Refusal {
  */
 export class ReviewAccess {
   /** What the printed URL carries. */
-  readonly secret = randomBytes(32).toString('base64url');
-  private readonly session = randomBytes(32).toString('base64url');
+  readonly secret = newSecret();
+  private readonly session = newSecret();
   private readonly hosts: Set<string>;
   /** Cookies ignore ports: the port in the name keeps two servers apart. */
   readonly cookieName: string;
 
   constructor(port: number) {
-    this.hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+    this.hosts = new Set(loopbackHosts(port));
     this.cookieName = `tandem-review-${port}`;
   }
 
@@ -48,23 +48,17 @@ export class ReviewAccess {
 
   hasSession(request: IncomingMessage): boolean {
     const cookie = readCookie(request.headers.cookie, this.cookieName);
-    return cookie !== undefined && sameSecret(cookie, this.session);
+    return cookie !== undefined && secretMatches(cookie, this.session);
   }
 
   isSecret(candidate: string): boolean {
-    return sameSecret(candidate, this.secret);
+    return secretMatches(candidate, this.secret);
   }
 
   /** The `Set-Cookie` value that opens a session. */
   sessionCookie(): string {
     return `${this.cookieName}=${this.session}; HttpOnly; SameSite=Strict; Path=/`;
   }
-}
-
-/** Compares in constant time whatever the lengths. */
-function sameSecret(candidate: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(candidate), digest(expected));
 }
 
 function readCookie(header: string | undefined, name: string): string | undefined {

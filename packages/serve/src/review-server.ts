@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, readBodyWithin } from '@tandem/core';
 import { ReviewAccess } from './review-access.js';
 import { PageFiles } from './page-files.js';
 import type { ReviewEvent, ReviewSnapshot } from './review-protocol.js';
@@ -55,14 +55,8 @@ export class ReviewServer {
 
   static async start(options: ReviewServerOptions): Promise<ReviewServer> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    return new ReviewServer(server, (server.address() as AddressInfo).port, options);
+    const port = await listenOnLoopback(server, options.port ?? 0);
+    return new ReviewServer(server, port, options);
   }
 
   /** The one URL to open: it carries the secret. */
@@ -196,15 +190,10 @@ export class ReviewServer {
       `The body is larger than the limit of ${this.maxBodyBytes} bytes`,
     );
     if (Number(request.headers['content-length'] ?? 0) > this.maxBodyBytes) throw tooLarge;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > this.maxBodyBytes) throw tooLarge;
-      chunks.push(chunk);
-    }
+    const body = await readBodyWithin(request, this.maxBodyBytes);
+    if (!body) throw tooLarge;
     try {
-      return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      return JSON.parse(body.toString('utf8'));
     } catch {
       throw new RequestError(400, 'The body is not valid JSON');
     }

@@ -18,6 +18,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { type CommandIO } from '@tandem/command';
 import { serveCommand } from './serve-command.js';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
+import { listenOnLoopback } from '@tandem/core';
 
 function capture() {
   let text = '';
@@ -191,7 +192,7 @@ async function eventually(condition: () => boolean): Promise<void> {
 async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;

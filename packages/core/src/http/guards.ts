@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { loopbackHosts } from './loopback.js';
 import { secretMatches } from './secret.js';
 
 /** Why a request was refused before anything of its body was read. */
@@ -18,9 +19,7 @@ export interface GuardOptions {
 
 /** The `Host` values a loopback listener on `port` may be reached by. */
 export function allowedHosts(port: number, allowContainerHost: boolean): string[] {
-  const names = ['127.0.0.1', 'localhost', '[::1]'];
-  if (allowContainerHost) names.push('host.docker.internal');
-  return names.map((name) => `${name}:${port}`);
+  return loopbackHosts(port, allowContainerHost ? ['host.docker.internal'] : []);
 }
 
 /**

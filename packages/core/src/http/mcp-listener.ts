@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
+import { listenOnLoopback, readBodyWithin } from './loopback.js';
 
 /** Routes an authenticated MCP request; the listener has done every check before this. */
 export type McpRequestHandler = (
@@ -46,13 +47,7 @@ export class McpListener {
   }
 
   async listen(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOnLoopback(this.server);
     this.guard = {
       port: this.port,
       token: this.options.token,
@@ -88,7 +83,7 @@ export class McpListener {
 
     let body: unknown;
     if (req.method === 'POST') {
-      const raw = await readBody(req, this.guard.maxBodyBytes);
+      const raw = (await readBodyWithin(req, this.guard.maxBodyBytes))?.toString('utf8');
       if (raw === undefined) {
         return sendJsonRpcError(res, 413, -32000, tooLarge(this.guard.maxBodyBytes), true);
       }
@@ -109,25 +104,6 @@ export class McpListener {
       return writing.finally(() => this.inFlight.delete(writing));
     });
   }
-}
-
-/**
- * Reads the body as UTF-8, or `undefined` once it grows past `limit` bytes. Stops reading
- * without destroying the request, so that the 413 reply can still be sent.
- */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData).off('end', onEnd).pause();
-      resolve(undefined);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    req.on('data', onData).on('end', onEnd).on('error', reject);
-  });
 }
 
 function toHeaders(req: IncomingMessage): Headers {

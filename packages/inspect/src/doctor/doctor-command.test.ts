@@ -18,14 +18,7 @@ afterEach(async () => {
 });
 
 function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    TMPDIR: scene.tmpDir,
-    QWEN_HOME: scene.qwenHome,
-    HOME: scene.home,
-    REMOTE_CONTAINERS: 'true',
-    ...extra,
-  };
+  return scene.env({ REMOTE_CONTAINERS: 'true', ...extra });
 }
 
 function doctor(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {

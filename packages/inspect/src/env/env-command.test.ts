@@ -24,14 +24,7 @@ afterEach(async () => {
 });
 
 function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    TMPDIR: scene.tmpDir,
-    QWEN_HOME: scene.qwenHome,
-    HOME: scene.home,
-    SHELL: '/bin/bash',
-    ...extra,
-  };
+  return scene.env({ SHELL: '/bin/bash', ...extra });
 }
 
 function tandemEnv(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Engine } from '@tandem/core';
 import { probeCompanion } from './mcp-probe.js';
 import { closedPort, TestScene } from './test-scene.fixture.js';
+import { listenOnLoopback } from '@tandem/core';
 
 let scene: TestScene;
 let engine: Engine;
@@ -29,7 +30,7 @@ after(async () => {
 
 async function listen(handler: RequestListener): Promise<Server> {
   const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   return server;
 }
 

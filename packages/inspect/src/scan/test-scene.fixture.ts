@@ -14,6 +14,7 @@ import {
   Engine,
   type DiscoveryKind,
   type EditorInfo,
+  listenOnLoopback,
 } from '@tandem/core';
 import { type CommandIO } from '@tandem/command';
 
@@ -31,6 +32,17 @@ export class TestScene {
     this.tmpDir = this.folder('tmp');
     this.qwenHome = join(this.root, 'qwen-home');
     this.home = this.folder('home');
+  }
+
+  /** The environment of a CLI (or a `tandem` command) in this scene; `extra` applied last. */
+  env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      TMPDIR: this.tmpDir,
+      QWEN_HOME: this.qwenHome,
+      HOME: this.home,
+      ...extra,
+    };
   }
 
   /** A folder under the scene's root (created with its parents). */
@@ -122,7 +134,7 @@ export async function deadPid(): Promise<number> {
 /** A port that nothing listens on (it was free a moment ago). */
 export async function closedPort(): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listenOnLoopback(server);
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;

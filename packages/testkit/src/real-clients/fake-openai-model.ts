@@ -1,6 +1,6 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { finalText, idleText, type ProposedEdit } from './proposed-edit.js';
+import { listenOnLoopback } from '@tandem/core';
 
 /** What the fake model is told to do: when the user sends `prompt`, propose `edit`. */
 export interface OpenAiScript {
@@ -135,11 +135,7 @@ export class FakeOpenAiModel {
 
   static async start(script: OpenAiScript): Promise<FakeOpenAiModel> {
     const server = http.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    const { port } = server.address() as AddressInfo;
+    const port = await listenOnLoopback(server);
     const model = new FakeOpenAiModel(server, `http://127.0.0.1:${port}/v1`);
     server.on('request', (req, res) => model.handle(req, res, script));
     return model;

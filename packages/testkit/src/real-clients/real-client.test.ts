@@ -15,6 +15,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { listenOnLoopback } from '@tandem/core';
 import {
   startRealClient,
   type ClientKind,
@@ -54,7 +55,7 @@ class TestCompanion {
         if (!res.headersSent) res.writeHead(500).end(String(error));
       });
     });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    await listenOnLoopback(http);
     return companion;
   }
 

@@ -1,4 +1,3 @@
-import { shellQuote } from '@tandem/command';
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
