@@ -146,8 +146,8 @@ export class EmacsSession {
     const pane = await TmuxPane.start({
       dir: launch.dir,
       cwd: sandbox.workspace,
-      shellLine: launch
-        .command(...(options.args ?? []))
+      // tmux sets TERM=screen in its panes: 256 colours, as most terminals people use have.
+      shellLine: ['env', 'TERM=xterm-256color', ...launch.command(...(options.args ?? []))]
         .map((word) => shellQuote(word))
         .join(' '),
       env: sandbox.env({ TERM: 'xterm-256color', ...options.env }),
