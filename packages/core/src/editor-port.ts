@@ -20,6 +20,7 @@ export interface ConnectedClient {
   sessionId: string;
   /** `Gemini CLI`, `Qwen Code`, or the name the client gave itself. */
   name: string;
+  /** The client's own version; `''` when it names none (Qwen Code reports a fixed, false one). */
   version: string;
 }
 
@@ -34,6 +35,19 @@ export interface DiffRequest {
   newContent: string;
   client: ConnectedClient;
 }
+
+/**
+ * The largest request a CLI may send the engine, hence the largest proposal: its text is at
+ * most this many bytes.
+ */
+export const MAX_PROPOSAL_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What every frontend takes back as one answer (a bridge line, a request of the review page), so
+ * that any proposal the engine accepted can be accepted back, edited: its text escaped as JSON,
+ * where one UTF-16 unit takes at most 6 bytes (`\u0001`), and room for the rest of the message.
+ */
+export const MAX_ANSWER_BYTES = 6 * MAX_PROPOSAL_BYTES + 1024 * 1024;
 
 /** What a frontend implements. */
 export interface EditorPort {

@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describeClient } from './client-name.js';
+
+test('Gemini CLI is named with its version; Qwen Code without the fixed one it reports', () => {
+  const gemini = describeClient(
+    { name: 'streamable-http-client', version: '0.61.0' },
+    '2025-06-18',
+  );
+  assert.deepEqual(gemini, { name: 'Gemini CLI', version: '0.61.0' });
+  const qwen = describeClient({ name: 'streamable-http-client', version: '1.0.0' }, '2025-11-25');
+  assert.deepEqual(qwen, { name: 'Qwen Code', version: '' });
+  assert.deepEqual(describeClient({ name: 'zed', version: '2' }, undefined), {
+    name: 'zed',
+    version: '2',
+  });
+  assert.deepEqual(describeClient(undefined, undefined), { name: 'unknown', version: '' });
+});
