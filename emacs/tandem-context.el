@@ -29,10 +29,13 @@
   "The trackers attached to this Emacs (one per running session).")
 
 (defun tandem-context-file-buffer-p (buffer)
-  "Whether BUFFER visits a real file: one that exists, in a base buffer."
+  "Whether BUFFER visits a real local file: one that exists, in a base buffer.
+Remote files are left out: the CLIs cannot read them, and asking whether
+they exist would cost a round trip on every look."
   (let ((file (buffer-file-name buffer)))
     (and file
          (null (buffer-base-buffer buffer))
+         (not (file-remote-p file))
          (file-exists-p file))))
 
 (defun tandem-context-character ()

@@ -115,6 +115,23 @@ describe('diff views in Emacs', { skip }, () => {
     await noViewLeft();
   });
 
+  test('C-c C-e compares the sides with ediff; after it, the view answers as before', async () => {
+    const { diff } = await propose('ediff.txt', 'one\ntwo\n', 'one\nTWO\n');
+    await scene.emacs.press('C-c', 'C-e');
+    await scene.emacs.waitForScreen(/\*Ediff Control Panel\*/);
+    await scene.emacs.press('q');
+    await scene.emacs.waitForScreen(/Quit this Ediff session\?/);
+    await scene.emacs.press('y');
+    const [view] = await waitFor('the view again', async () => {
+      const views = await scene.emacs.views();
+      return views[0]?.selected ? views : undefined;
+    });
+    assert.equal(view?.proposal, 'one\nTWO\n');
+    await scene.emacs.press('C-c', 'C-c');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'one\nTWO\n' });
+    await noViewLeft();
+  });
+
   test('a close from the CLI removes the view and returns the edited text', async () => {
     const { filePath, diff } = await propose('close.txt', 'a\n', 'b\n');
     await scene.emacs.press('M->');
