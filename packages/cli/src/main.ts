@@ -15,6 +15,10 @@ const commands: Record<string, Command> = {
     summary: 'why a CLI does or does not connect from a folder, and how to fix it',
     run: async (argv, io) => (await import('@tandem/inspect')).doctorCommand(argv, io),
   },
+  check: {
+    summary: 'whether a companion gives the real CLIs what they need, check by check',
+    run: async (argv, io) => (await import('@tandem/inspect')).checkCommand(argv, io),
+  },
   bridge: {
     summary: 'the sidecar a terminal editor talks to over stdio',
     run: async (argv, io) => (await import('@tandem/bridge')).bridgeCommand(argv, io),

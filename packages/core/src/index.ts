@@ -7,6 +7,7 @@ export type {
   EditorInfo,
   EditorPort,
 } from './editor-port.js';
+export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
 export type { DiscoveryOptions } from './discovery/discovery-files.js';
 export {
   ALL_CLI_VARIABLES,
@@ -27,6 +28,7 @@ export {
 } from './clients/discovery-rules.js';
 export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';
+export { folderProblem, readSmallRegularFile } from './discovery/safe-folder.js';
 export { newSecret, secretMatches } from './http/secret.js';
 export { listenOnLoopback, loopbackHosts, readBodyWithin } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';

@@ -1,2 +1,3 @@
 export { doctorCommand } from './doctor/doctor-command.js';
 export { envCommand } from './env/env-command.js';
+export { checkCommand } from './check/check-command.js';

@@ -1,0 +1,195 @@
+import {
+  type CommandIO,
+  existingDirectory,
+  parseCommandArgs,
+  UsageError,
+  withUsage,
+} from '@tandem/command';
+import type { ClientKind } from '../doctor/prediction.js';
+import type { CompanionAddress } from './check-client.js';
+import {
+  buildReport,
+  type CheckReport,
+  type CheckResult,
+  type CheckSection,
+  type CheckTarget,
+} from './check-report.js';
+import { checkDiffs } from './diff-checks.js';
+import { checkDiscovery } from './discovery-checks.js';
+import { Person } from './person.js';
+import { renderCheckReport } from './report-text.js';
+import { checkSecurity } from './security-checks.js';
+import { checkSessions } from './session-checks.js';
+import { checkTransport } from './transport-checks.js';
+
+export const checkUsage = `Usage: tandem check [--cwd DIR | --port N --token T] [--cli gemini|qwen|both]
+                    [--interactive] [--time-limit SECONDS] [--json]
+
+Checks an IDE companion (any editor's, not only Tandem's) against what Gemini CLI and Qwen Code
+really need, check by check, and says for each failure what the real CLI then does and how to
+fix it. It finds the companion each CLI would use from DIR (the same prediction as
+\`tandem doctor\`), or takes the one on --port, and checks:
+
+  Discovery   each file's place, name, fields and types, ideInfo, a live ppid for Qwen Code,
+              owner and mode
+  Security    no token, a wrong token, a foreign Host, an Origin, a CORS preflight, an oversized
+              body without the token, a body that is not JSON; still serving afterwards
+  Transport   initialize with each client's protocol version, the GET event stream, both diff
+              tools, a first context update, every notification valid
+  Sessions    two sessions at once, each tool call answered on its own session, a session freed
+              once its client is gone
+  Diffs       with --interactive: you accept, edit, reject, empty and quit in the editor when
+              asked on stderr; the kit acts as the CLI and judges the answers
+
+Every session it opens is closed again. Diffs open on files that do not exist in DIR; nothing
+is written there.
+
+Options:
+  --cwd DIR           the folder a CLI would run in (default: the current directory)
+  --port N            check the companion on 127.0.0.1:N instead (discovery is not checked)
+  --token T           the token to send with --port
+  --cli NAME          gemini, qwen or both (default: both)
+  --interactive       also check diffs, with you at the editor
+  --time-limit S      how long each interactive step waits (default: 120)
+  --json              print the report as JSON (see below)
+  -h, --help          show this help
+
+Exit status: 0 when no check that breaks a real CLI failed (failures marked unsafe or advice
+do not count); 1 when one did; 2 on a usage error.
+
+--json prints one object (version 1; fields may be added, none will change meaning):
+  version      1
+  dir          DIR, absolute
+  clients      the CLIs checked: gemini, qwen
+  interactive  whether the diff checks ran
+  targets[]    {port, chosenBy: [gemini|qwen] | "port option", ideInfo?, files[]}
+  sections[]   {name: Discovery|Security|Transport|Sessions|Diffs, checks[]}
+    checks[]   {id, title, status: pass|fail|skip, severity: breaks|unsafe|advice,
+                clients?, detail, effect?, fix?}   (effect and fix on failures)
+  counts       {pass, fail, skip}
+  ok           no check of severity breaks failed`;
+
+export function checkCommand(argv: string[], io: CommandIO): Promise<number> {
+  return withUsage('check', checkUsage, io, async () => {
+    const { values } = parseCommandArgs(argv, {
+      cwd: { type: 'string' },
+      port: { type: 'string' },
+      token: { type: 'string' },
+      cli: { type: 'string' },
+      interactive: { type: 'boolean' },
+      'time-limit': { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const clients = clientsOf(values.cli);
+    const port = values.port === undefined ? undefined : portOf(values.port);
+    if (port !== undefined && values.cwd !== undefined) {
+      throw new UsageError('give either --cwd or --port, not both');
+    }
+    if (values.token !== undefined && port === undefined) {
+      throw new UsageError('--token goes with --port');
+    }
+    const limitMs = secondsOf(values['time-limit'] ?? '120') * 1000;
+    const dir = await existingDirectory(io.cwd, values.cwd);
+    const person = values.interactive ? new Person(io, limitMs) : undefined;
+    try {
+      const report = await runChecks({
+        dir,
+        env: io.env,
+        clients,
+        ...(port !== undefined && {
+          address: { port, ...(values.token !== undefined && { token: values.token }) },
+        }),
+        ...(person && { person }),
+      });
+      io.stdout.write(
+        values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckReport(report),
+      );
+      return report.ok ? 0 : 1;
+    } finally {
+      person?.close();
+    }
+  });
+}
+
+export interface CheckOptions {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  clients: ClientKind[];
+  /** The companion given by `--port`; otherwise found as the CLIs find it. */
+  address?: CompanionAddress;
+  /** Present with `--interactive`. */
+  person?: Person;
+}
+
+/** Every check, in order: discovery, then for each companion found the rest. */
+export async function runChecks(options: CheckOptions): Promise<CheckReport> {
+  const { dir, clients, person } = options;
+  const discovery: CheckResult[] = [];
+  let targets: (CheckTarget & CompanionAddress)[];
+  if (options.address) {
+    targets = [{ ...options.address, chosenBy: 'port option', files: [] }];
+  } else {
+    const found = await checkDiscovery(dir, options.env, clients);
+    discovery.push(...found.checks);
+    targets = found.targets;
+  }
+  const sections: CheckSection[] = [
+    { name: 'Discovery', checks: discovery },
+    { name: 'Security', checks: [] },
+    { name: 'Transport', checks: [] },
+    { name: 'Sessions', checks: [] },
+    { name: 'Diffs', checks: [] },
+  ];
+  const [, security, transport, sessions, diffs] = sections as [
+    CheckSection,
+    CheckSection,
+    CheckSection,
+    CheckSection,
+    CheckSection,
+  ];
+  for (const target of targets) {
+    const address = { port: target.port, ...(target.token && { token: target.token }) };
+    const kinds = target.chosenBy === 'port option' ? clients : target.chosenBy;
+    security.checks.push(...(await checkSecurity(address)));
+    for (const kind of kinds) {
+      const { checks, client } = await checkTransport(address, kind);
+      transport.checks.push(...checks);
+      await client?.end();
+    }
+    sessions.checks.push(...(await checkSessions(address, dir)));
+    if (person && kinds[0]) {
+      diffs.checks.push(...(await checkDiffs(address, kinds[0], dir, target.files, person)));
+    }
+  }
+  return buildReport(
+    {
+      dir,
+      clients,
+      interactive: person !== undefined,
+      targets: targets.map(({ token: _token, ...target }) => target),
+    },
+    sections,
+  );
+}
+
+function clientsOf(value: string | undefined): ClientKind[] {
+  if (value === undefined || value === 'both') return ['gemini', 'qwen'];
+  if (value === 'gemini' || value === 'qwen') return [value];
+  throw new UsageError(`--cli takes gemini, qwen or both, not ${JSON.stringify(value)}`);
+}
+
+function portOf(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535) {
+    throw new UsageError(`--port takes a port number, not ${JSON.stringify(value)}`);
+  }
+  return port;
+}
+
+function secondsOf(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || seconds < 1) {
+    throw new UsageError(`--time-limit takes a number of seconds, not ${JSON.stringify(value)}`);
+  }
+  return seconds;
+}

@@ -1,0 +1,212 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { DISCOVERY_KINDS, isProcessAlive } from '@tandem/core';
+import { diagnose } from '../doctor/diagnosis.js';
+import { CLIENT_NAMES, type ClientKind } from '../doctor/prediction.js';
+import {
+  fieldsOf,
+  isObject,
+  scanDiscoveryFiles,
+  type DiscoveryFile,
+} from '../scan/discovery-files.js';
+import { discoveryLocations } from '@tandem/core';
+import { outcome, type CheckResult, type CheckRule, type CheckTarget } from './check-report.js';
+import type { CompanionAddress } from './check-client.js';
+
+/** The primary file of each CLI: the one every current version reads from any terminal. */
+const PRIMARY_KIND = { gemini: 'gemini', qwen: 'qwen-lock' } as const;
+
+export const DISCOVERY_RULES = {
+  found: {
+    id: 'discovery.found',
+    title: 'the CLI finds a companion for this folder',
+    severity: 'breaks',
+    effect: 'The CLI says what doctor quotes above and works without the editor.',
+    fix: 'Write the discovery files before the CLI starts (see `tandem doctor` for the details).',
+  },
+  place: {
+    id: 'discovery.place',
+    title: 'the discovery file is where current versions look',
+    severity: 'advice',
+    effect:
+      'Only a CLI whose own IDE PID or port variable names this file finds it: a CLI in another terminal (tmux, a second window) does not.',
+    fix: 'Write `<tmp>/gemini/ide/gemini-ide-server-<PID>-<PORT>.json` for Gemini CLI and `${QWEN_HOME:-~/.qwen}/ide/<PORT>.lock` for Qwen Code.',
+  },
+  fields: {
+    id: 'discovery.fields',
+    title: 'port, workspacePath and authToken have the types the CLIs read',
+    severity: 'breaks',
+    effect:
+      "The CLI's discovery code fails on the file or connects elsewhere: it reports the IDE as not running.",
+    fix: 'Write `port` as a number equal to the port in the name, `workspacePath` as a string of absolute folders joined with the path delimiter, `authToken` as a non-empty string.',
+  },
+  ideInfo: {
+    id: 'discovery.ide-info',
+    title: 'ideInfo {name, displayName} names the editor',
+    severity: 'breaks',
+    effect:
+      'Unless TERM_PROGRAM names an editor the CLI knows, it says "IDE integration is not supported in your current environment" and never connects.',
+    fix: 'Write `"ideInfo": {"name": "<editor>", "displayName": "<Editor>"}` in every discovery file. Do not fake TERM_PROGRAM.',
+  },
+  ppid: {
+    id: 'discovery.ppid',
+    title: "Qwen Code's lock names a live editor process in ppid",
+    severity: 'breaks',
+    effect: 'Qwen Code deletes a lock whose ppid is not a running process, then finds no editor.',
+    fix: "Write the editor's own PID (a process that lives as long as the companion) as `ppid`.",
+  },
+  owner: {
+    id: 'discovery.owner',
+    title: 'the file belongs to the user who runs the CLI',
+    severity: 'breaks',
+    effect: 'Gemini CLI skips discovery files owned by another user.',
+    fix: 'Write the file as the user who runs the editor and the CLI.',
+  },
+  private: {
+    id: 'discovery.private',
+    title: 'the token is readable by its owner only',
+    severity: 'unsafe',
+    effect:
+      'Any user of the machine can read the token and drive the editor: open diffs, read the context.',
+    fix: 'Create the file with mode 0600 (exclusively, then rename it into place) in a directory of mode 0700.',
+  },
+} satisfies Record<string, CheckRule>;
+
+export interface DiscoveryFindings {
+  checks: CheckResult[];
+  /** The companions the CLIs would connect to, with the token each would send. */
+  targets: (CheckTarget & CompanionAddress)[];
+}
+
+/**
+ * Which companion each CLI would use from `dir` — doctor's prediction — and whether its
+ * discovery files hold what the CLIs need.
+ */
+export async function checkDiscovery(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  clients: ClientKind[],
+): Promise<DiscoveryFindings> {
+  const diagnosis = await diagnose({ dir, env, clients });
+  const files = await scanDiscoveryFiles(discoveryLocations(env, dir));
+  const checks: CheckResult[] = [];
+  const targets: DiscoveryFindings['targets'] = [];
+  for (const prediction of diagnosis.clients) {
+    const kind = prediction.client;
+    const name = CLIENT_NAMES[kind];
+    const chosen = files.find((file) => file.path === prediction.chosenFile);
+    if (!prediction.connected || prediction.port === undefined) {
+      checks.push(outcome(DISCOVERY_RULES.found, false, `${name}: ${prediction.status}`, [kind]));
+      continue;
+    }
+    const port = prediction.port;
+    checks.push(
+      outcome(
+        DISCOVERY_RULES.found,
+        true,
+        `${name} connects to port ${port}${chosen ? ` through ${basename(chosen.path)}` : ' (through its port variable)'}`,
+        [kind],
+      ),
+    );
+    if (chosen) checks.push(...(await fileChecks(chosen, kind)));
+    const companionFiles = files.filter((file) => fieldsOf(file).port === port);
+    const token =
+      (chosen && fieldsOf(chosen).authToken) ??
+      (kind === 'gemini' ? env.GEMINI_CLI_IDE_AUTH_TOKEN : undefined);
+    const existing = targets.find((target) => target.port === port);
+    if (existing) {
+      (existing.chosenBy as ClientKind[]).push(kind);
+      continue;
+    }
+    const ideInfo = companionFiles.map((file) => fieldsOf(file).ideInfo).find(Boolean);
+    targets.push({
+      port,
+      ...(token && { token }),
+      chosenBy: [kind],
+      ...(ideInfo && { ideInfo }),
+      files: companionFiles.map((file) => file.path),
+    });
+  }
+  return { checks, targets };
+}
+
+async function fileChecks(file: DiscoveryFile, kind: ClientKind): Promise<CheckResult[]> {
+  const name = basename(file.path);
+  const data = isObject(file.content) ? file.content : {};
+  const fields = fieldsOf(file);
+  const checks: CheckResult[] = [];
+  const rule = DISCOVERY_KINDS[file.kind];
+  checks.push(
+    outcome(
+      DISCOVERY_RULES.place,
+      file.kind === PRIMARY_KIND[kind],
+      `${file.path}: read by ${rule.readBy}`,
+      [kind],
+    ),
+  );
+  const wrongTypes = [
+    !Number.isInteger(data.port) || (file.namePort !== undefined && data.port !== file.namePort)
+      ? `port ${JSON.stringify(data.port)}${file.namePort !== undefined ? ` (the name says ${file.namePort})` : ''}`
+      : undefined,
+    typeof data.workspacePath === 'string'
+      ? undefined
+      : `workspacePath ${JSON.stringify(data.workspacePath)}`,
+    fields.authToken === undefined ? `authToken ${JSON.stringify(data.authToken)}` : undefined,
+  ].filter((problem): problem is string => problem !== undefined);
+  checks.push(
+    outcome(
+      DISCOVERY_RULES.fields,
+      wrongTypes.length === 0,
+      wrongTypes.length === 0 ? `${name}: all present` : `${name}: ${wrongTypes.join(', ')}`,
+      [kind],
+    ),
+  );
+  checks.push(
+    outcome(
+      DISCOVERY_RULES.ideInfo,
+      fields.ideInfo !== undefined,
+      fields.ideInfo
+        ? `${name}: ${fields.ideInfo.displayName} (${fields.ideInfo.name})`
+        : `${name}: ideInfo is ${JSON.stringify(data.ideInfo)}`,
+      [kind],
+    ),
+  );
+  if (kind === 'qwen') {
+    const live = fields.ppid !== undefined && isProcessAlive(fields.ppid);
+    checks.push(
+      outcome(
+        DISCOVERY_RULES.ppid,
+        live,
+        fields.ppid === undefined
+          ? `${name}: ppid is ${JSON.stringify(data.ppid)}`
+          : `${name}: ppid ${fields.ppid} ${live ? 'running' : 'is not running'}`,
+        [kind],
+      ),
+    );
+  }
+  checks.push(
+    outcome(
+      DISCOVERY_RULES.owner,
+      file.ownedByUser,
+      `${name}: ${file.ownedByUser ? 'yours' : "another user's"}`,
+      [kind],
+    ),
+  );
+  checks.push(await privacyCheck(file, kind));
+  return checks;
+}
+
+/** The file and its directory keep the token from other users. */
+async function privacyCheck(file: DiscoveryFile, kind: ClientKind): Promise<CheckResult> {
+  const [fileMode, dirMode] = await Promise.all([
+    stat(file.path).then((s) => s.mode & 0o777),
+    stat(dirname(file.path)).then((s) => s.mode & 0o777),
+  ]).catch(() => [undefined, undefined]);
+  const octal = (mode: number | undefined) => (mode === undefined ? '?' : mode.toString(8));
+  const detail = `${basename(file.path)}: mode ${octal(fileMode)}, directory ${octal(dirMode)}`;
+  const readableByOthers = fileMode === undefined || (fileMode & 0o044) !== 0;
+  const replaceableByOthers = dirMode === undefined || (dirMode & 0o022) !== 0;
+  return outcome(DISCOVERY_RULES.private, !readableByOthers && !replaceableByOthers, detail, [
+    kind,
+  ]);
+}
