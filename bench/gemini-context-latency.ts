@@ -18,7 +18,7 @@ const workspace = process.cwd();
 const engine = await Engine.start({
   editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
   workspaceFolders: [workspace],
-  port: { showDiff: async () => undefined, closeDiff: async () => '' },
+  frontend: { showDiff: async () => undefined, closeDiff: async () => '' },
 });
 
 const core = '../node_modules/@google/gemini-cli-core/dist/src/ide';

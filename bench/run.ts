@@ -90,7 +90,7 @@ async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
     editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
     workspaceFolders: [sandbox.workspace],
     discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
-    port: {
+    frontend: {
       showDiff: async (diff) =>
         void setImmediate(() => engine.diffAccepted(diff.id, diff.newContent)),
       closeDiff: async () => '',

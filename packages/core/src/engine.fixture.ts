@@ -10,7 +10,7 @@ export function startEngine(
 ): Promise<Engine> {
   return Engine.start({
     editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
-    port: editor,
+    frontend: editor,
     workspaceFolders: [sandbox.workspace],
     discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
     ...options,

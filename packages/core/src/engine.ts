@@ -10,6 +10,7 @@ import type {
   EditorInfo,
   EditorPort,
 } from './editor-port.js';
+import { MAX_PROPOSAL_BYTES } from './editor-port.js';
 import { McpListener } from './http/mcp-listener.js';
 import { newSecret } from './http/secret.js';
 import { silentLogger, type Logger } from './log.js';
@@ -17,7 +18,8 @@ import { SessionHub } from './mcp/session-hub.js';
 
 export interface EngineOptions {
   editor: EditorInfo;
-  port: EditorPort;
+  /** The editor's side: what shows diffs (an extension, the bridge, the review page). */
+  frontend: EditorPort;
   workspaceFolders: string[];
   /** Only when the editor really knows: `false` makes the CLI treat the folder as untrusted. */
   isTrusted?: boolean;
@@ -29,7 +31,7 @@ export interface EngineOptions {
   showsDiffs?: boolean;
   /** Accept `Host: host.docker.internal:<port>`, for a CLI inside a container. Off by default. */
   allowContainerHost?: boolean;
-  /** The largest request body accepted (default 64 MiB: a large source file, JSON-escaped). */
+  /** The largest request body accepted (default `MAX_PROPOSAL_BYTES`, 64 MiB). */
   maxBodyBytes?: number;
   /**
    * At most one context update per this window (default 50 ms): the first editor event after a
@@ -69,7 +71,7 @@ export class Engine implements EditorEvents {
     this.tracker.trustChanged(options.isTrusted);
     this.discovery = new DiscoveryFiles(options.discovery ?? {}, this.log);
     this.diffs = new DiffCoordinator(
-      options.port,
+      options.frontend,
       (sessionId, outcome) => this.sessions.sendOutcome(sessionId, outcome),
       this.log,
     );
@@ -77,7 +79,7 @@ export class Engine implements EditorEvents {
       openDiff: (client, filePath, newContent) => this.diffs.open(client, filePath, newContent),
       closeDiff: (sessionId, filePath, suppress) => this.diffs.close(sessionId, filePath, suppress),
       sessionEnded: (sessionId) => this.diffs.abandon(sessionId),
-      clientsChanged: (clients) => options.port.clientsChanged?.(clients),
+      clientsChanged: (clients) => options.frontend.clientsChanged?.(clients),
       currentContext: () => this.tracker.snapshot(),
       graceMs: options.sessionGraceMs ?? 5000,
       showsDiffs: options.showsDiffs ?? true,
@@ -86,7 +88,7 @@ export class Engine implements EditorEvents {
     this.listener = new McpListener({
       token: this.token,
       allowContainerHost: options.allowContainerHost ?? false,
-      maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
+      maxBodyBytes: options.maxBodyBytes ?? MAX_PROPOSAL_BYTES,
       log: this.log,
       handle: (request, body, reply) => this.sessions.route(request, body, reply),
     });

@@ -3,7 +3,7 @@ import { Engine } from '../engine.js';
 
 const engine = await Engine.start({
   editor: { name: 'victim', displayName: 'Victim', pid: process.pid },
-  port: { showDiff: async () => undefined, closeDiff: async () => '' },
+  frontend: { showDiff: async () => undefined, closeDiff: async () => '' },
   workspaceFolders: [process.env.SANDBOX_WS!],
   discovery: { tmpDir: process.env.SANDBOX_TMP!, qwenHome: process.env.SANDBOX_QWEN! },
 });

@@ -71,7 +71,7 @@ export class TestScene {
     const hidden = options.hidden ? this.folder(`hidden-${this.engines.length}`) : undefined;
     const engine = await Engine.start({
       editor: options.editor ?? NEOVIM,
-      port: { showDiff: async () => undefined, closeDiff: async () => '' },
+      frontend: { showDiff: async () => undefined, closeDiff: async () => '' },
       workspaceFolders: folders,
       discovery: {
         tmpDir: hidden ?? this.tmpDir,
