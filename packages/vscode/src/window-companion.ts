@@ -104,7 +104,7 @@ export class WindowCompanion implements vscode.Disposable {
         version: vscode.version,
         pid: process.pid,
       },
-      port: {
+      frontend: {
         showDiff: (diff) => this.diffs.showDiff(diff),
         closeDiff: (id) => this.diffs.closeDiff(id),
         clientsChanged: (clients) => this.clientsChanged(clients),

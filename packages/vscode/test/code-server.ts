@@ -222,7 +222,7 @@ export class CodeServer {
 
   /** The text of the status bar item of the extension. */
   statusText(): Promise<string> {
-    return this.page.locator('#tandem\\.status').innerText();
+    return this.page.locator('[id="tandem.tandem-companion.tandem.status"]').innerText();
   }
 
   /** Waits until the status bar names `name` among the connected CLIs. */
@@ -263,11 +263,21 @@ export class CodeServer {
   /** Types in the proposed (right) side of the active diff editor, at the end of the text. */
   async typeInProposal(text: string): Promise<void> {
     const modified = this.page.locator(
-      '.editor-group-container.active .monaco-diff-editor .editor.modified textarea',
+      '.editor-group-container.active .monaco-diff-editor .editor.modified',
     );
-    await modified.focus();
+    await modified.locator('textarea').focus();
     await this.page.keyboard.press('Control+End');
     await this.page.keyboard.type(text);
+    await modified.locator('.view-lines', { hasText: text }).waitFor();
+  }
+
+  /**
+   * Returns once the extension host has seen everything the window did before: a command of the
+   * extension runs there after the edits sent before it (one ordered channel).
+   */
+  async extensionHostCaughtUp(): Promise<void> {
+    await this.runCommand('Tandem: Show the Log');
+    await this.page.locator('.part.panel .monaco-editor', { hasText: 'listening on' }).waitFor();
   }
 
   /** Closes every notification toast (they cover the status bar and buttons). */
@@ -282,10 +292,22 @@ export class CodeServer {
     const terminal = this.page.locator('.terminal-wrapper.active .xterm');
     await terminal.waitFor({ state: 'visible', timeout: 30_000 });
     await waitUntil('a shell prompt in the terminal', async () =>
-      /[$#] ?$/m.test(await this.terminalText()),
+      /[$#]\s*$/.test(await this.terminalText()),
     );
+    await this.typeInTerminal(line);
+  }
+
+  /**
+   * Types `line` in the active terminal and, once it shows, presses Enter (typed in the same
+   * burst, a CLI takes the Enter for part of a paste).
+   */
+  async typeInTerminal(line: string): Promise<void> {
     await this.page.locator('.terminal-wrapper.active .xterm-helper-textarea').focus();
     await this.page.keyboard.type(line);
+    const tail = line.slice(-20);
+    await waitUntil('the typed text in the terminal', async () =>
+      (await this.terminalText()).replace(/\s+/g, '').includes(tail.replace(/\s+/g, '')),
+    );
     await this.page.keyboard.press('Enter');
   }
 

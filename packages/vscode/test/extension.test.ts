@@ -173,6 +173,7 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     await diff.opened;
     await vscode.waitForDiff('Gemini CLI');
     await vscode.typeInProposal('and the user');
+    await vscode.extensionHostCaughtUp();
     const content = await client.closeDiff(file, { suppressNotification: true });
     assert.equal(content, 'from the CLI\nand the user');
     await waitUntil('the diff tab to close', async () => !(await diffTabOpen(vscode)));
