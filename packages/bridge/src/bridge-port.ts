@@ -1,14 +1,25 @@
 import type { ConnectedClient, DiffRequest, EditorPort } from '@tandem/core';
-import { editorReplies } from './bridge-protocol.js';
+import { editorReplies, STATUS_CLIENT_LIMIT } from './bridge-protocol.js';
 import type { JsonLinesPeer } from './json-lines-peer.js';
 
 /** A diff view may wait on the user's editor (a prompt, a slow plugin): be patient, not forever. */
 const OPEN_TIMEOUT_MS = 60_000;
-const CLOSE_TIMEOUT_MS = 15_000;
+/**
+ * The user answered in the terminal and the CLI waits for the view's text, which may hold their
+ * edits: wait as long as the CLIs do (10 minutes for `closeDiff`), less a margin to answer.
+ */
+const CLOSE_TIMEOUT_MS = 9.5 * 60_000;
 
 /** The engine's `EditorPort`, spoken to an editor adapter over bridge protocol v1. */
 export class BridgePort implements EditorPort {
-  constructor(private readonly peer: JsonLinesPeer) {}
+  /** The clients the editor was last told of (`clients/changed` only). */
+  private told = new Map<string, ConnectedClient>();
+
+  /** `sendsChanges`: the editor stated `clientChanges`, so it hears only what changed. */
+  constructor(
+    private readonly peer: JsonLinesPeer,
+    private readonly sendsChanges = false,
+  ) {}
 
   async showDiff(diff: DiffRequest): Promise<void> {
     const { id, filePath, oldContent, newContent, client } = diff;
@@ -37,8 +48,21 @@ export class BridgePort implements EditorPort {
   }
 
   clientsChanged(clients: ConnectedClient[]): void {
-    this.peer.notify('status', {
-      clients: clients.map(({ name, version, sessionId }) => ({ name, version, sessionId })),
-    });
+    if (!this.sendsChanges) {
+      const listed = clients.slice(0, STATUS_CLIENT_LIMIT);
+      const omitted = clients.length - listed.length;
+      this.peer.notify('status', { clients: listed.map(describe), ...(omitted && { omitted }) });
+      return;
+    }
+    const now = new Map(clients.map((client) => [client.sessionId, client]));
+    const connected = clients.filter(({ sessionId }) => !this.told.has(sessionId));
+    const disconnected = [...this.told.keys()].filter((sessionId) => !now.has(sessionId));
+    this.told = now;
+    if (connected.length === 0 && disconnected.length === 0) return;
+    this.peer.notify('clients/changed', { connected: connected.map(describe), disconnected });
   }
+}
+
+function describe({ name, version, sessionId }: ConnectedClient) {
+  return { name, version, sessionId };
 }

@@ -1,3 +1,4 @@
+import { MAX_ANSWER_BYTES } from '@tandem/core';
 import { z } from 'zod';
 
 /**
@@ -11,7 +12,19 @@ export const PROTOCOL_VERSIONS = ['1.0', '1.1'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 /** What the sidecar can do beyond 1.0, stated in the reply to `initialize`. */
-export const SIDECAR_CAPABILITIES = { diffAnswerReplies: true };
+export const SIDECAR_CAPABILITIES = { diffAnswerReplies: true, clientChanges: true };
+
+/**
+ * What the sidecar reads of a line ("Limits"): any answer to a proposal the engine accepted
+ * fits, and nothing nests deeper than a message of the protocol could.
+ */
+export const LINE_LIMITS = { maxLineBytes: MAX_ANSWER_BYTES, maxDepth: 64 };
+
+/**
+ * A `status` lists at most this many clients; `omitted` counts the rest. An adapter that states
+ * `clientChanges` gets `clients/changed` with only what changed instead.
+ */
+export const STATUS_CLIENT_LIMIT = 100;
 
 /** Error codes of replies to `diff/accepted` and `diff/rejected` sent as requests (1.1). */
 export const DIFF_ANSWER_ERRORS = { 'empty-accept': -32010, 'not-open': -32011 } as const;
@@ -30,7 +43,9 @@ export const editorRequests = {
   initialize: z.object({
     /** `1` (an adapter written for 1.0), or the range of versions the editor speaks. */
     protocol: z.union([z.number().int(), z.object({ min: version, max: version })]),
-    capabilities: z.object({ diffs: z.boolean().optional() }).optional(),
+    capabilities: z
+      .object({ diffs: z.boolean().optional(), clientChanges: z.boolean().optional() })
+      .optional(),
     editor: z.object({
       name: z.string().min(1),
       displayName: z.string().min(1),

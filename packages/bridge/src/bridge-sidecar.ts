@@ -8,6 +8,7 @@ import {
   editorNotifications,
   editorRequests,
   PROTOCOL_VERSIONS,
+  LINE_LIMITS,
   SIDECAR_CAPABILITIES,
   type EditorNotification,
   type InitializeParams,
@@ -16,6 +17,11 @@ import {
 import { JsonLinesPeer } from './json-lines-peer.js';
 
 const EDITOR_WATCH_MS = 1000;
+/**
+ * How long a stop waits for a start still under way, so that an engine that is about to have
+ * written its files also removes them. A start that hangs past this never blocks a stop.
+ */
+const START_WAIT_MS = 2000;
 
 /**
  * `tandem bridge`: an engine behind the bridge protocol. Ends, cleaning up, on `shutdown`, when
@@ -36,7 +42,7 @@ export class BridgeSidecar {
     output: Writable,
     private readonly log: Logger,
   ) {
-    this.peer = new JsonLinesPeer(input, output, log);
+    this.peer = new JsonLinesPeer(input, output, log, LINE_LIMITS);
     this.peer.onRequest('initialize', editorRequests.initialize, (params) =>
       this.initialize(params),
     );
@@ -66,7 +72,7 @@ export class BridgeSidecar {
     this.stopping ??= (async () => {
       clearInterval(this.editorWatch);
       this.log.info(`stopping: ${reason}`);
-      const engine = this.engine ?? (await this.starting?.catch(() => undefined));
+      const engine = this.engine ?? (await startedWithin(this.starting, START_WAIT_MS));
       await engine?.stop();
       this.peer.rejectPending('the sidecar is stopping');
       this.resolveDone(reason);
@@ -89,7 +95,7 @@ export class BridgeSidecar {
     if (this.stopping) throw new Error('the sidecar is stopping');
     this.starting = Engine.start({
       editor: params.editor,
-      port: new BridgePort(this.peer),
+      port: new BridgePort(this.peer, params.capabilities?.clientChanges === true),
       workspaceFolders: params.workspaceFolders,
       isTrusted: params.isTrusted,
       discovery: params.discovery,
@@ -162,5 +168,34 @@ export class BridgeSidecar {
       if (this.engine) handle(this.engine, params as NotificationParams<M>);
       else this.log.warn(`ignored ${method}: send initialize first`);
     });
+  }
+}
+
+/** The engine of a start under way, if it comes within `ms`; a start that fails gives none. */
+async function startedWithin(
+  starting: Promise<Engine> | undefined,
+  ms: number,
+): Promise<Engine | undefined> {
+  if (!starting) return undefined;
+  let gaveUp = false;
+  let timer: NodeJS.Timeout | undefined;
+  const started = starting.then(
+    (engine) => {
+      // Started after the stop gave up on it: it still must not outlive the stop.
+      if (gaveUp) void engine.stop();
+      return engine;
+    },
+    () => undefined,
+  );
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      gaveUp = true;
+      resolve(undefined);
+    }, ms);
+  });
+  try {
+    return await Promise.race([started, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

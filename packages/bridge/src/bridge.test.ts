@@ -68,7 +68,7 @@ describe('tandem bridge with the real clients connected', () => {
       discoveryFiles: string[];
     };
     assert.equal(result.protocol, '1.1');
-    assert.deepEqual(result.capabilities, { diffAnswerReplies: true });
+    assert.deepEqual(result.capabilities, { diffAnswerReplies: true, clientChanges: true });
     discoveryFiles = result.discoveryFiles;
     assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
     gemini = await realClientIn(sandbox, 'gemini');

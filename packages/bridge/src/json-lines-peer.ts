@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import {
   JSONRPCClient,
@@ -10,6 +9,15 @@ import {
 } from 'json-rpc-2.0';
 import type { Logger } from '@tandem/core';
 import type { z } from 'zod';
+import { readBoundedLines } from './bounded-lines.js';
+
+/** What the peer accepts of a line, stated in the protocol page ("Limits"). */
+export interface LineLimits {
+  /** The longest line read, in bytes; a longer one is refused and dropped unread. */
+  maxLineBytes: number;
+  /** The deepest nesting of arrays and objects in a message. */
+  maxDepth: number;
+}
 
 /**
  * JSON-RPC 2.0, one message per line, both ways over a pair of streams. Whatever the other side
@@ -29,6 +37,7 @@ export class JsonLinesPeer {
     input: Readable,
     private readonly output: Writable,
     private readonly log: Logger,
+    private readonly limits: LineLimits,
   ) {
     const send = (message: unknown) => this.write(message);
     this.rpc = new JSONRPCServerAndClient(
@@ -40,9 +49,13 @@ export class JsonLinesPeer {
       }),
       { errorListener: (message) => log.warn(message) },
     );
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    lines.on('line', (line) => this.receive(line));
-    this.closed = new Promise((resolve) => lines.once('close', resolve));
+    this.closed = new Promise((resolve) => {
+      readBoundedLines(input, limits.maxLineBytes, {
+        line: (line) => this.receive(line),
+        tooLong: (head) => this.refuseLongLine(head),
+        end: resolve,
+      });
+    });
     // An editor that closed its end can answer nothing: fail what waits, and what comes.
     void this.closed.then(() => {
       this.inputEnded = true;
@@ -133,11 +146,28 @@ export class JsonLinesPeer {
       );
     }
     const { id, method, params } = message as {
-      id?: JSONRPCID;
+      id?: unknown;
       method?: unknown;
       params?: unknown;
     };
     const isReply = method === undefined && ('result' in message || 'error' in message);
+    // An id is echoed in replies and logs: only the scalars JSON-RPC allows are.
+    if (id !== undefined && !isValidId(id)) {
+      this.log.warn('refused a message whose id is not a string, a number or null');
+      if (isReply) return;
+      return this.replyError(
+        null,
+        JSONRPCErrorCode.InvalidRequest,
+        'Invalid Request: id must be a string, a number or null',
+      );
+    }
+    if (nestedDeeperThan(message, this.limits.maxDepth)) {
+      return this.refuse(
+        id ?? null,
+        isReply,
+        `Invalid Request: nested deeper than ${this.limits.maxDepth} levels`,
+      );
+    }
     if (isReply) {
       if (id === undefined || !this.awaitingReply.delete(id)) {
         this.log.warn(`ignored a reply to unknown request id ${JSON.stringify(id)}`);
@@ -162,6 +192,32 @@ export class JsonLinesPeer {
     void this.rpc.receiveAndSend(message, undefined, undefined);
   }
 
+  /** Refuses a line too long to read, for the message its first bytes name. */
+  private refuseLongLine(head: string): void {
+    const id = idInHead(head) ?? null;
+    const isReply = !/"method"\s*:/.test(head) && id !== null && this.awaitingReply.has(id);
+    this.refuse(
+      id,
+      isReply,
+      `Invalid Request: a line longer than ${this.limits.maxLineBytes} bytes`,
+    );
+  }
+
+  /**
+   * Refuses a message: a request gets the error as its reply; a reply to one of ours fails that
+   * request at once, rather than letting it wait for its deadline.
+   */
+  private refuse(id: JSONRPCID, isReply: boolean, message: string): void {
+    this.log.warn(`refused ${isReply ? 'a reply' : 'a message'}: ${message}`);
+    if (!isReply) return this.replyError(id, JSONRPCErrorCode.InvalidRequest, message);
+    if (id === null || !this.awaitingReply.delete(id)) return;
+    this.rpc.client.receive({
+      jsonrpc: '2.0',
+      id,
+      error: { code: JSONRPCErrorCode.InvalidRequest, message: `the editor's reply: ${message}` },
+    });
+  }
+
   private replyError(id: JSONRPCID, code: number, message: string): void {
     this.write({ jsonrpc: '2.0', id, error: { code, message } });
   }
@@ -175,6 +231,44 @@ function describe(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`)
     .join('; ');
+}
+
+function isValidId(id: unknown): id is JSONRPCID {
+  return id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+}
+
+/** Whether arrays and objects nest deeper than `max` in `value` (without recursion). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * The `id` of a message read from its first bytes alone: found only among the leading members
+ * whose values are plain (as every adapter writes `{"jsonrpc":"2.0","id":…,"method":…}`).
+ */
+function idInHead(head: string): JSONRPCID | undefined {
+  const string = '"(?:[^"\\\\]|\\\\.){0,256}"';
+  const plain = `(?:${string}|-?\\d+(?:\\.\\d+)?|null|true|false)`;
+  const leading = new RegExp(
+    `^\\s*\\{(?:\\s*${string}\\s*:\\s*${plain}\\s*,){0,8}?\\s*"id"\\s*:\\s*(-?\\d{1,16}|${string})\\s*[,}]`,
+  );
+  const found = leading.exec(head)?.[1];
+  if (found === undefined) return undefined;
+  try {
+    const id: unknown = JSON.parse(found);
+    return isValidId(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function truncate(text: string): string {

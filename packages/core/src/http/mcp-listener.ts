@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
@@ -16,9 +17,14 @@ export interface McpListenerOptions {
   token: string;
   allowContainerHost: boolean;
   maxBodyBytes: number;
+  /** The most connections held at once (default: half the process's file descriptors). */
+  maxConnections?: number;
   log: Logger;
   handle: McpRequestHandler;
 }
+
+/** A connection must have sent its request's headers within this. */
+const HEADERS_TIMEOUT_MS = 10_000;
 
 /**
  * The HTTP listener on 127.0.0.1, port 0. Every request passes the guards before any byte of
@@ -30,9 +36,18 @@ export class McpListener {
   private guard: GuardOptions | undefined;
   /** Responses still being written, so that closing lets their last bytes out. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Every open connection, oldest first, with how many of its requests are under way. */
+  private readonly connections = new Map<Socket, { requests: number }>();
+  private readonly maxConnections: number;
 
   constructor(private readonly options: McpListenerOptions) {
+    this.maxConnections = options.maxConnections ?? connectionLimit();
     this.server = createServer((req, res) => {
+      const connection = this.connections.get(req.socket);
+      if (connection) {
+        connection.requests += 1;
+        res.once('close', () => (connection.requests -= 1));
+      }
       this.serve(req, res).catch((error: unknown) => {
         options.log.error(`request failed: ${String(error)}`);
         if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal error');
@@ -40,6 +55,25 @@ export class McpListener {
       });
     });
     this.server.on('clientError', (_error, socket) => socket.destroy());
+    this.server.on('connection', (socket: Socket) => this.admit(socket));
+    this.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  }
+
+  /**
+   * Keeps the connections within the limit, so that idle ones (opened by anyone on this machine,
+   * no token needed) can never use up the process's file descriptors and lock a CLI out: when
+   * full, the oldest connection with no request under way makes room; a CLI's open stream is
+   * never cut for a newcomer.
+   */
+  private admit(socket: Socket): void {
+    if (this.connections.size >= this.maxConnections) {
+      const idle = [...this.connections].find(([, { requests }]) => requests === 0)?.[0];
+      if (!idle) return void socket.destroy();
+      this.connections.delete(idle);
+      idle.destroy();
+    }
+    this.connections.set(socket, { requests: 0 });
+    socket.once('close', () => this.connections.delete(socket));
   }
 
   get port(): number {
@@ -155,4 +189,21 @@ function sendJsonRpcError(
     ...(closeConnection ? { Connection: 'close' } : {}),
   });
   res.end(body);
+}
+
+/**
+ * Half of the process's limit of open files (the other half for everything else it opens),
+ * between 16 and 1024; 256 where the limit cannot be read.
+ */
+function connectionLimit(): number {
+  let soft = 512;
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(
+      readFileSync('/proc/self/limits', 'utf8'),
+    );
+    if (line?.[1] && line[1] !== 'unlimited') soft = Number(line[1]);
+  } catch {
+    // Not Linux: the default above.
+  }
+  return Math.min(1024, Math.max(16, Math.floor(soft / 2)));
 }

@@ -1,5 +1,6 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { EditorContext } from '../context/context-tracker.js';
+import { UpdatePacer } from '../context/update-pacer.js';
 import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Logger } from '../log.js';
@@ -32,6 +33,11 @@ export interface SessionHubOptions {
 
 /** A session that never opens its stream (a probe, a client that gave up) is ended after this. */
 const STREAMLESS_SESSION_MS = 30_000;
+/**
+ * The editor hears of connects and leaves at most once per this window (the first at once): a
+ * burst of sessions makes a few messages, not one per session.
+ */
+const CLIENTS_WINDOW_MS = 100;
 
 /**
  * Every CLI session: created on `initialize`, found by `mcp-session-id`, ended when its stream
@@ -41,8 +47,14 @@ export class SessionHub implements SessionHost {
   private readonly sessions = new Map<string, ClientSession>();
   private readonly reapers = new Map<ClientSession, NodeJS.Timeout>();
   private closing = false;
+  private readonly clientsPacer: UpdatePacer;
 
-  constructor(private readonly options: SessionHubOptions) {}
+  constructor(private readonly options: SessionHubOptions) {
+    this.clientsPacer = new UpdatePacer(
+      () => options.clientsChanged(this.clients()),
+      CLIENTS_WINDOW_MS,
+    );
+  }
 
   clients(): ConnectedClient[] {
     return [...this.sessions.values()].map((session) => session.client);
@@ -100,6 +112,7 @@ export class SessionHub implements SessionHost {
 
   async closeAll(): Promise<void> {
     this.closing = true;
+    this.clientsPacer.stop();
     for (const session of [...this.sessions.values()]) await this.end(session);
   }
 
@@ -154,7 +167,7 @@ export class SessionHub implements SessionHost {
   }
 
   private clientsChanged(): void {
-    if (!this.closing) this.options.clientsChanged(this.clients());
+    if (!this.closing) this.clientsPacer.changed();
   }
 }
 
