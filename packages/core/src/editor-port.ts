@@ -1,3 +1,5 @@
+import type { CompanionWarning } from './clients/companion-warnings.js';
+
 /**
  * The one boundary between the engine and an editor. A frontend (an in-process extension,
  * `tandem bridge`, `tandem serve`) implements `EditorPort`; everything it learns from the
@@ -49,17 +51,41 @@ export const MAX_PROPOSAL_BYTES = 64 * 1024 * 1024;
  */
 export const MAX_ANSWER_BYTES = 6 * MAX_PROPOSAL_BYTES + 1024 * 1024;
 
+/**
+ * Why a diff view closes without the user's answer in it, and what becomes of the user's edits
+ * (the engine knows what each CLI does; the frontend knows whether the user edited).
+ */
+export interface DiffClosing {
+  /**
+   * `terminal`: the user answered in the CLI's terminal — approved or cancelled, the CLIs do
+   * not say which; `withdrawn`: the CLI closed it without an answer; `replaced`: the CLI proposed
+   * the same file again; `client-left`: its CLI went away; `stopping`: the editor's companion stops.
+   */
+  reason: 'terminal' | 'withdrawn' | 'replaced' | 'client-left' | 'stopping';
+  /** For people, when the proposal was not edited: what happens to the file now. */
+  message: string;
+  /** For people, when the user had edited the proposal: what happens to their edits. */
+  editedMessage: string;
+  /**
+   * Whether the user's edits can reach the file (Gemini CLI after an approval in its terminal).
+   * When false and the user had edited the proposal, keep their text where they can still take it.
+   */
+  keepsEdits: boolean;
+}
+
 /** What a frontend implements. */
 export interface EditorPort {
   /** Show the diff. Resolve once it is shown; reject (with a reason) when it cannot be. */
   showDiff(diff: DiffRequest): Promise<void>;
   /**
    * Close the diff view without an answer and return the current text of the proposed side
-   * (the user may have edited it).
+   * (the user may have edited it). `closing` says why, and what the user must be told.
    */
-  closeDiff(id: string): Promise<string>;
+  closeDiff(id: string, closing: DiffClosing): Promise<string>;
   /** The set of connected CLIs changed. */
   clientsChanged?(clients: ConnectedClient[]): void;
+  /** The warnings changed (see `Engine.warnings()`; the first list is read from the engine). */
+  warningsChanged?(warnings: CompanionWarning[]): void;
 }
 
 /**

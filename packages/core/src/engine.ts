@@ -1,3 +1,5 @@
+import { CompanionWarnings, type CompanionWarning } from './clients/companion-warnings.js';
+import { containerFacts } from './clients/container-rules.js';
 import { terminalVariables } from './clients/discovery-rules.js';
 import { ContextTracker } from './context/context-tracker.js';
 import { UpdatePacer } from './context/update-pacer.js';
@@ -40,6 +42,12 @@ export interface EngineOptions {
   contextDebounceMs?: number;
   /** How long a session whose stream closed may take to reopen it before it is ended. */
   sessionGraceMs?: number;
+  /**
+   * For the warnings: whether the editor opens terminals with `terminalEnv()` (default true;
+   * false for `tandem serve`), and how the user runs Tandem (default `tandem`).
+   */
+  ownTerminals?: boolean;
+  tandemCommand?: string;
   log?: Logger;
 }
 
@@ -57,6 +65,7 @@ export class Engine implements EditorEvents {
   private readonly diffs: DiffCoordinator;
   private readonly sessions: SessionHub;
   private readonly contextPacer: UpdatePacer;
+  private readonly advice: CompanionWarnings;
   private workspaceFolders: string[];
   private stopping: Promise<void> | undefined;
 
@@ -79,7 +88,10 @@ export class Engine implements EditorEvents {
       openDiff: (client, filePath, newContent) => this.diffs.open(client, filePath, newContent),
       closeDiff: (sessionId, filePath, suppress) => this.diffs.close(sessionId, filePath, suppress),
       sessionEnded: (sessionId) => this.diffs.abandon(sessionId),
-      clientsChanged: (clients) => options.frontend.clientsChanged?.(clients),
+      clientsChanged: (clients) => {
+        options.frontend.clientsChanged?.(clients);
+        void this.advice.refresh();
+      },
       currentContext: () => this.tracker.snapshot(),
       graceMs: options.sessionGraceMs ?? 5000,
       showsDiffs: options.showsDiffs ?? true,
@@ -92,6 +104,23 @@ export class Engine implements EditorEvents {
       log: this.log,
       handle: (request, body, reply) => this.sessions.route(request, body, reply),
     });
+    this.advice = new CompanionWarnings(
+      () => ({
+        // The places the discovery files go are where other editors' files are too.
+        env: {
+          ...process.env,
+          ...(options.discovery?.tmpDir && { TMPDIR: options.discovery.tmpDir }),
+          ...(options.discovery?.qwenHome && { QWEN_HOME: options.discovery.qwenHome }),
+        },
+        workspaceFolders: this.workspaceFolders,
+        port: this.port,
+        container: containerFacts(process.env),
+        tandem: options.tandemCommand ?? 'tandem',
+        ownTerminals: options.ownTerminals ?? true,
+        showsDiffs: options.showsDiffs ?? true,
+      }),
+      (warnings) => options.frontend.warningsChanged?.(warnings),
+    );
   }
 
   /** Listening first, then the discovery files: a CLI that finds a file can connect. */
@@ -101,6 +130,7 @@ export class Engine implements EditorEvents {
     try {
       await engine.discovery.sweep();
       await engine.writeDiscovery();
+      await engine.advice.refresh();
     } catch (error) {
       await engine.stop();
       throw error;
@@ -120,7 +150,12 @@ export class Engine implements EditorEvents {
   /** The variables a terminal of this editor needs so that a CLI started there connects here. */
   terminalEnv(): Record<string, string> {
     const idePid = this.discovery.geminiIdePid(this.options.editor.pid);
-    return terminalVariables(this.port, this.workspaceFolders, idePid);
+    return terminalVariables(this.port, this.workspaceFolders, idePid, containerFacts(process.env));
+  }
+
+  /** What the user must know before a CLI silently does not do what they expect (now). */
+  warnings(): CompanionWarning[] {
+    return this.advice.list;
   }
 
   clients(): ConnectedClient[] {
@@ -161,6 +196,7 @@ export class Engine implements EditorEvents {
     await this.writeDiscovery().catch((error: unknown) => {
       this.log.error(`could not rewrite the discovery files: ${String(error)}`);
     });
+    void this.advice.refresh();
   }
 
   /**

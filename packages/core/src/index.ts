@@ -2,12 +2,42 @@ export { Engine, type EngineOptions } from './engine.js';
 export type {
   ConnectedClient,
   DiffAnswer,
+  DiffClosing,
   DiffRequest,
   EditorEvents,
   EditorInfo,
   EditorPort,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
+export {
+  APPROVAL_MODE_RULES,
+  cliSettings,
+  ideModeSetting,
+  stripJsonComments,
+  type ApprovalModeSetting,
+  type CliKind,
+  type CliSettings,
+  type IdeModeSetting,
+  type SettingsLayer,
+} from './clients/cli-settings.js';
+export {
+  CLI_DISPLAY_NAMES,
+  companionWarnings,
+  otherEditors,
+  tandemCommandFor,
+  type CompanionWarning,
+  type OtherEditor,
+  type WarningCode,
+} from './clients/companion-warnings.js';
+export {
+  CONTAINER_LOOPBACK_VARIABLE,
+  CONTAINER_LOOPBACK_VARIABLES,
+  CONTAINER_MARKERS,
+  containerFacts,
+  containerTerminalVariables,
+  geminiHost,
+  type ContainerFacts,
+} from './clients/container-rules.js';
 export type { DiscoveryOptions } from './discovery/discovery-files.js';
 export {
   ALL_CLI_VARIABLES,

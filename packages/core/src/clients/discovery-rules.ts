@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { containerTerminalVariables, type ContainerFacts } from './container-rules.js';
 
 /**
  * How Gemini CLI and Qwen Code find a companion, for every client version Tandem serves
@@ -202,12 +203,15 @@ export const ALL_CLI_VARIABLES: readonly string[] = [
  * for every version: Gemini CLI prefers, among the files matching its folder, the one with this
  * port (≥ 0.36) and orders the file named after this PID first; Qwen Code 0.5–0.10 find the lock
  * file only through the port, later ones read it first. No token travels this way (the files
- * carry it), and `TERM_PROGRAM` is never faked: `ideInfo` names the editor.
+ * carry it), and `TERM_PROGRAM` is never faked: `ideInfo` names the editor. In a container
+ * (`container`, of the terminal's machine), Gemini CLI is also told to dial 127.0.0.1: the
+ * terminal runs in the editor's container.
  */
 export function terminalVariables(
   port: number,
   workspaceFolders: string[],
   geminiIdePid: number,
+  container: ContainerFacts = {},
 ): Record<string, string> {
   const workspacePath = workspaceFolders.join(delimiter);
   return {
@@ -216,6 +220,7 @@ export function terminalVariables(
     [CLI_VARIABLES.gemini.idePid]: String(geminiIdePid),
     [CLI_VARIABLES.qwen.port]: String(port),
     [CLI_VARIABLES.qwen.workspacePath]: workspacePath,
+    ...containerTerminalVariables(container),
   };
 }
 

@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { emptyAcceptRefusal } from '../clients/diff-rules.js';
+import {
+  emptyAcceptRefusal,
+  terminalAnswerClosing,
+  unansweredClosing,
+} from '../clients/diff-rules.js';
 import type { ConnectedClient, DiffAnswer, EditorPort } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { DiffRegistry, type OpenDiff } from './diff-registry.js';
@@ -51,7 +55,9 @@ export class DiffCoordinator {
     if (replaced) {
       // The client has already dropped its wait on the old diff: close its view silently.
       this.diffs.remove(replaced.id);
-      await this.editor.closeDiff(replaced.id).catch(() => undefined);
+      await this.editor
+        .closeDiff(replaced.id, unansweredClosing('replaced'))
+        .catch(() => undefined);
     }
     const diff = this.diffs.add({ sessionId: client.sessionId, filePath, newContent, client });
     try {
@@ -59,7 +65,7 @@ export class DiffCoordinator {
     } catch (error) {
       this.diffs.remove(diff.id);
       // A view that shows up after all (a reply that came too late) must not linger.
-      void this.editor.closeDiff(diff.id).catch(() => undefined);
+      void this.editor.closeDiff(diff.id, unansweredClosing('withdrawn')).catch(() => undefined);
       return refusal(`The editor could not show the diff: ${errorMessage(error)}`);
     }
     return { ok: true };
@@ -79,7 +85,11 @@ export class DiffCoordinator {
     this.diffs.remove(diff.id);
     let content: string;
     try {
-      content = await this.editor.closeDiff(diff.id);
+      // Both CLIs suppress the notification exactly when the user answered in the terminal.
+      const closing = silent
+        ? terminalAnswerClosing(diff.client.name)
+        : unansweredClosing('withdrawn');
+      content = await this.editor.closeDiff(diff.id, closing);
     } catch (error) {
       if (!silent) await this.reject(diff);
       return refusal(`The editor could not close the diff: ${errorMessage(error)}`);
@@ -110,7 +120,7 @@ export class DiffCoordinator {
   async abandon(sessionId: string): Promise<void> {
     for (const diff of this.diffs.ofSession(sessionId)) {
       this.diffs.remove(diff.id);
-      await this.editor.closeDiff(diff.id).catch(() => undefined);
+      await this.editor.closeDiff(diff.id, unansweredClosing('client-left')).catch(() => undefined);
     }
   }
 
@@ -121,7 +131,7 @@ export class DiffCoordinator {
       this.diffs.all().map(async (diff) => {
         this.diffs.remove(diff.id);
         await this.reject(diff);
-        await this.editor.closeDiff(diff.id).catch(() => undefined);
+        await this.editor.closeDiff(diff.id, unansweredClosing('stopping')).catch(() => undefined);
       }),
     );
   }

@@ -4,7 +4,12 @@ import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import { ideProcessFromTree } from '../scan/ide-process.js';
 import {
   ALL_CLI_VARIABLES,
+  cliSettings,
   DISCOVERY_KINDS,
+  geminiHost,
+  tandemCommandFor,
+  type ApprovalModeSetting,
+  type IdeModeSetting,
   type DiscoveryKind,
   discoveryLocations,
   type DiscoveryLocations,
@@ -16,7 +21,6 @@ import {
   type WorkspaceCheck,
 } from '../scan/workspace-match.js';
 import { predictGemini } from './gemini-prediction.js';
-import { ideModeSetting, type IdeModeSetting } from './ide-settings.js';
 import {
   CLIENT_NAMES,
   containerFacts,
@@ -69,6 +73,8 @@ export interface FileReport {
 export interface ClientReport extends ClientPrediction {
   name: string;
   ideMode: IdeModeSetting;
+  /** The approval mode it starts in: only `default` shows diffs in the editor. */
+  approvalMode: ApprovalModeSetting;
   /** IDE mode is on and the connection succeeds. */
   connects: boolean;
 }
@@ -103,7 +109,8 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
   const clients = await Promise.all(options.clients.map((client) => clientReport(client, ctx)));
   const environment = environmentReport(ctx);
   const fileReports = checked.map((file) => fileReport(file, dir));
-  const problems = findProblems({ dir, env, files: fileReports, clients, environment });
+  const tandem = await tandemCommandFor(process.argv[1], env);
+  const problems = findProblems({ dir, env, files: fileReports, clients, environment, tandem });
   return {
     version: 1,
     dir,
@@ -124,14 +131,16 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
 }
 
 async function clientReport(client: ClientKind, ctx: PredictionContext): Promise<ClientReport> {
-  const [prediction, ideMode] = await Promise.all([
+  const [prediction, settings] = await Promise.all([
     client === 'gemini' ? predictGemini(ctx) : predictQwen(ctx),
-    ideModeSetting(client, ctx.locations, ctx.dir, ctx.env),
+    cliSettings(client, ctx.locations, ctx.dir, ctx.env),
   ]);
+  const { ideMode, approvalMode } = settings;
   return {
     name: CLIENT_NAMES[client],
     ...prediction,
     ideMode,
+    approvalMode,
     connects: ideMode.enabled && prediction.connected,
   };
 }
@@ -151,7 +160,7 @@ function environmentReport(ctx: PredictionContext): EnvironmentReport {
       container: {
         marker,
         ...(localOverride && { localOverride }),
-        geminiHost: localOverride ? '127.0.0.1' : 'host.docker.internal',
+        geminiHost: geminiHost(ctx.container),
       },
     }),
   };

@@ -15,8 +15,9 @@ Explains what Gemini CLI and Qwen Code would do if started in DIR from this term
 editor they would connect to, or why not ("IDE integration is not supported", "Directory
 mismatch", "Failed to connect") — and how to fix it. It reads every discovery file where each
 CLI looks, checks that its editor is running and that its port accepts its token (a short MCP
-handshake, closed at once), repeats each CLI's own choice of file, and reads IDE mode from the
-CLIs' settings. It changes nothing.
+handshake, closed at once), repeats each CLI's own choice of file, and reads IDE mode and the
+approval mode (only "default" shows diffs in the editor) from the CLIs' settings. It changes
+nothing.
 
 Options:
   --cwd DIR     the folder the CLI would run in (default: the current directory)
@@ -40,6 +41,7 @@ editor for DIR, or its companion unreachable); 2 on a usage error.
               live, staleBecause?, workspace?: {outcome: match|mismatch|missing|no-folder|
               invalid, roots?, matchedRoot?, why?}}
   clients[]   per CLI: {client: gemini|qwen, name, ideMode: {enabled, decidedBy?, layers},
+              approvalMode: {mode, showsDiffs, decidedBy?},
               idePid: {pid, source}, candidates: [{path, rank, workspace?, note}],
               chosenFile?, choice, detectedIde?: {name, displayName, from}, workspace?,
               attempts: [{host, port, via, tokenSent, probe}], connected, port?, status,

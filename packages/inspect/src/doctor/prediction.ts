@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { Prober } from '../scan/companions.js';
 import type { DiscoveryFile } from '../scan/discovery-files.js';
 import type { IdeProcess } from '../scan/ide-process.js';
-import type { DiscoveryLocations } from '@tandem/core';
+import type { ContainerFacts, DiscoveryLocations } from '@tandem/core';
 import type { ProbeResult } from '../scan/mcp-probe.js';
 import type { WorkspaceCheck } from '../scan/workspace-match.js';
 
@@ -27,22 +26,7 @@ export interface PredictionContext {
   container: ContainerFacts;
 }
 
-export interface ContainerFacts {
-  /** `/.dockerenv` or `/run/.containerenv`, whichever exists. */
-  marker?: string;
-  /** The variable that tells Gemini CLI to stay on 127.0.0.1 in a container, if one is set. */
-  localOverride?: string;
-}
-
-export function containerFacts(env: NodeJS.ProcessEnv): ContainerFacts {
-  const marker = ['/.dockerenv', '/run/.containerenv'].find((path) => existsSync(path));
-  const localOverride = [
-    'SSH_CONNECTION',
-    'VSCODE_REMOTE_CONTAINERS_SESSION',
-    'REMOTE_CONTAINERS',
-  ].find((name) => env[name]);
-  return { ...(marker && { marker }), ...(localOverride && { localOverride }) };
-}
+export { containerFacts, type ContainerFacts } from '@tandem/core';
 
 /** One discovery file as a CLI weighed it. */
 export interface Candidate {

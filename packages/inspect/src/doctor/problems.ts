@@ -19,6 +19,8 @@ interface ProblemInput {
   files: FileReport[];
   clients: ClientReport[];
   environment: EnvironmentReport;
+  /** How the user runs Tandem, for the commands the fixes print. */
+  tandem: string;
 }
 
 const START_COMPANION =
@@ -48,7 +50,21 @@ function clientProblems(client: ClientReport, input: ProblemInput): Problem[] {
       'error',
       'ide-mode-off',
       `IDE mode is off in ${name} (${where}): it never looks for an editor.`,
-      `Type /ide enable in ${name}, or set {"ide": {"enabled": true}} in ${userSettingsOf(client)}.`,
+      `Type /ide enable in ${name}, or set {"ide": {"enabled": true}} in ${userSettingsOf(client)}. ` +
+        `If ${name} asks to install an extension for the editor, answer No (there is nothing to install; ` +
+        `Yes fails and the question never comes back), then type /ide enable.`,
+    );
+  }
+  if (client.diffing && !client.approvalMode.showsDiffs) {
+    const { mode, decidedBy } = client.approvalMode;
+    const [section, key] = (
+      client.client === 'gemini' ? 'general.defaultApprovalMode' : 'tools.approvalMode'
+    ).split('.');
+    add(
+      'warning',
+      'no-diffs',
+      `${name} starts in approval mode "${mode}" (${decidedBy ? `set in ${decidedBy.path}` : 'its default'}): it writes edits without asking, so diffs will never be shown in the editor, though /ide status says "Connected".`,
+      `${client.client === 'qwen' ? 'Type /approval-mode default in Qwen Code' : 'Start Gemini CLI with --approval-mode default'}, or set {"${section}": {"${key}": "default"}} in ${userSettingsOf(client)}.`,
     );
   }
   const connection = connectionProblem(client, input);
@@ -71,7 +87,7 @@ function clientProblems(client: ClientReport, input: ProblemInput): Problem[] {
         'info',
         'several-editors',
         `${name} connects to port ${client.port}; the editor${ports.length > 1 ? 's' : ''} on port ${ports.join(', ')} also ${ports.length > 1 ? 'have' : 'has'} this folder open.`,
-        `To choose one for this terminal: eval "$(tandem env --port ${ports[0]})" before starting ${name}.`,
+        `To choose one for this terminal: eval "$(${input.tandem} env --port ${ports[0]})" before starting ${name}.`,
       );
     }
   }
@@ -200,7 +216,7 @@ function containerProblem(name: string, attempt: ConnectionAttempt, input: Probl
   return {
     code: 'container-host',
     message: `${marker} exists, so ${name} dials host.docker.internal:${attempt.port} instead of 127.0.0.1, and that fails (${attempt.probe.detail}).`,
-    fix: 'If the editor runs in this same container, export REMOTE_CONTAINERS=true before starting the CLI (SSH_CONNECTION or VSCODE_REMOTE_CONTAINERS_SESSION do the same). If the editor runs on the host, let its companion accept host.docker.internal (Tandem: allowContainerHost in the bridge `initialize`).',
+    fix: `If the editor runs in this same container: eval "$(${input.tandem} env)" (it exports REMOTE_CONTAINERS=true), or export REMOTE_CONTAINERS=true, before starting the CLI; terminals the editor opens itself have it already. If the editor runs on the host, let its companion accept host.docker.internal (Tandem: allowContainerHost in the bridge \`initialize\`).`,
   };
 }
 
@@ -239,7 +255,7 @@ function environmentProblems(input: ProblemInput): Problem[] {
         code: 'stale-port-variable',
         client,
         message: `${variable}=${value}, but no live companion listens on port ${value}: a leftover from another editor or terminal.`,
-        fix: `Run eval "$(tandem env)" in this terminal, or unset ${variable}.`,
+        fix: `Run eval "$(${input.tandem} env)" in this terminal, or unset ${variable}.`,
       });
     }
   }

@@ -70,6 +70,11 @@ function clientSection(client: ClientReport): string[] {
     ideMode.enabled ? MARK.ok : MARK.error,
     `IDE mode ${ideMode.enabled ? 'on' : 'off'} (${ideMode.decidedBy ? `${ideMode.decidedBy.path}` : 'no settings file sets ide.enabled'})`,
   );
+  const { approvalMode } = client;
+  line(
+    approvalMode.showsDiffs ? MARK.ok : MARK.warning,
+    `approval mode ${approvalMode.mode} (${approvalMode.decidedBy ? approvalMode.decidedBy.path : 'its default'}): ${approvalMode.showsDiffs ? 'asks before each edit, with the diff in the editor' : 'writes edits without asking: no diff is shown'}`,
+  );
   // Qwen Code uses it only to find a legacy file; the JSON report has it.
   if (client.client === 'gemini') {
     line(MARK.info, `IDE PID ${client.idePid.pid}, from ${client.idePid.source}`);
@@ -115,9 +120,11 @@ function clientSection(client: ClientReport): string[] {
     );
   }
   if (client.connected) {
-    const diffs = client.diffing
-      ? 'diffs shown in the editor'
-      : 'no diff tools: diffs stay in the terminal';
+    const diffs = !client.diffing
+      ? 'no diff tools: diffs stay in the terminal'
+      : client.approvalMode.showsDiffs
+        ? 'diffs shown in the editor'
+        : `but diffs are never shown (approval mode ${client.approvalMode.mode})`;
     line(MARK.ok, `connects to ${detectedIde.displayName} on port ${client.port}, ${diffs}`);
   } else {
     line(MARK.error, `does not connect: "${client.status}"`);
@@ -154,6 +161,8 @@ function problemsSection(problems: Problem[]): string[] {
 
 function verdict(report: DoctorReport): string {
   const parts = report.clients.map((client) => {
+    if (client.connects && client.diffing && !client.approvalMode.showsDiffs)
+      return `${client.name} connects (port ${client.port}) but shows no diffs (approval mode ${client.approvalMode.mode})`;
     if (client.connects) return `${client.name} connects (port ${client.port})`;
     if (client.connected)
       return `${client.name} would connect (port ${client.port}) once IDE mode is on`;

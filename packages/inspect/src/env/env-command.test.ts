@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { containerFacts } from '@tandem/core';
 import { evaluate, startRealClient, type ClientKind } from '@tandem/testkit';
 import { closedPort, deadPid, runCommand, TestScene } from '../scan/test-scene.fixture.js';
 import { envCommand } from './env-command.js';
@@ -113,7 +114,10 @@ describe('tandem env', () => {
     assert.equal(status, 1);
     assert.equal(stdout, '');
     assert.match(stderr, new RegExp(`no running editor has ${ws} open`));
-    assert.match(stderr, new RegExp(`Neovim on port ${engine.port}: ${other}`));
+    assert.match(
+      stderr,
+      new RegExp(`Neovim \\(PID ${process.pid}\\) on port ${engine.port}: ${other}`),
+    );
     const wrongPort = await tandemEnv(ws, ['--port', String(engine.port)]);
     assert.equal(wrongPort.status, 1);
     assert.match(wrongPort.stderr, /does not have .* open/);
@@ -188,6 +192,23 @@ describe('tandem env', () => {
     });
   });
 
+  test('in a container, Gemini CLI is told to dial 127.0.0.1; an override already set stays', async () => {
+    const ws = scene.folder('ws');
+    await scene.startEngine([ws]);
+    const read = (code: string) => evaluate('bash', code, ['REMOTE_CONTAINERS']);
+    const inContainer = containerFacts({}).marker !== undefined;
+    const plain = await tandemEnv(ws, [], {
+      REMOTE_CONTAINERS: undefined,
+      SSH_CONNECTION: undefined,
+    });
+    assert.deepEqual(read(plain.stdout), { REMOTE_CONTAINERS: inContainer ? 'true' : undefined });
+    const ssh = await tandemEnv(ws, [], {
+      REMOTE_CONTAINERS: undefined,
+      SSH_CONNECTION: '1 2 3 4',
+    });
+    assert.deepEqual(read(ssh.stdout), { REMOTE_CONTAINERS: undefined });
+  });
+
   test('usage errors exit 2; --help exits 0', async () => {
     const ws = scene.folder('ws');
     for (const argv of [
@@ -235,4 +256,46 @@ describe('tandem env makes the real clients pick the chosen editor', () => {
       }
     });
   }
+});
+
+describe('tandem env in a container', () => {
+  test('gemini: with the exports alone the real client dials 127.0.0.1 and connects', async (t) => {
+    if (!containerFacts({}).marker) {
+      t.skip(
+        'not in a container (no /.dockerenv or /run/.containerenv): Gemini CLI dials 127.0.0.1 anyway',
+      );
+      return;
+    }
+    const ws = scene.folder('ws');
+    const engine = await scene.startEngine([ws]);
+    const noOverride = {
+      REMOTE_CONTAINERS: undefined,
+      SSH_CONNECTION: undefined,
+      VSCODE_REMOTE_CONTAINERS_SESSION: undefined,
+    };
+    const { stdout } = await tandemEnv(ws, [], noOverride);
+    const connect = async (env: Record<string, string | undefined>) => {
+      const client = await startRealClient({
+        kind: 'gemini',
+        cwd: ws,
+        tmpDir: scene.tmpDir,
+        qwenHome: scene.qwenHome,
+        home: scene.home,
+        env: { ...noOverride, ...env },
+      });
+      try {
+        return await client.connect();
+      } finally {
+        await client.kill();
+      }
+    };
+    // Without them it dials host.docker.internal and fails: the rule is the client's own.
+    const without = await connect({});
+    assert.notEqual(without.status, 'connected');
+    const exportedHere = evaluate('bash', stdout, [...NAMES, 'REMOTE_CONTAINERS']);
+    assert.equal(exportedHere.REMOTE_CONTAINERS, 'true');
+    const withThem = await connect(exportedHere);
+    assert.equal(withThem.status, 'connected', withThem.details);
+    assert.deepEqual(scene.connectedPorts(), [engine.port]);
+  });
 });

@@ -7,7 +7,7 @@ import {
 } from '@tandem/command';
 import { checkFiles, groupByPort, Prober, type Companion } from '../scan/companions.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
-import { discoveryLocations } from '@tandem/core';
+import { containerFacts, containerTerminalVariables, discoveryLocations } from '@tandem/core';
 import { editorsFor, variablesFor, type EditorMatch } from './editor-choice.js';
 import { renderExports, shellFromEnv, SHELLS, type Shell } from './shell-exports.js';
 
@@ -23,8 +23,9 @@ It chooses among the running editor companions whose workspace contains DIR: the
 most specific folder, then the newest. When several match it lists them on stderr; pick one
 with --port. Variables set: GEMINI_CLI_IDE_SERVER_PORT, GEMINI_CLI_IDE_WORKSPACE_PATH,
 GEMINI_CLI_IDE_PID, QWEN_CODE_IDE_SERVER_PORT, QWEN_CODE_IDE_WORKSPACE_PATH (those that do not
-apply to the chosen editor are unset). No token is exported: the CLIs read it from the editor's
-discovery file.
+apply to the chosen editor are unset), and in a container REMOTE_CONTAINERS=true, so that
+Gemini CLI dials 127.0.0.1 where the editor listens instead of host.docker.internal. No token
+is exported: the CLIs read it from the editor's discovery file.
 
 Options:
   --cwd DIR      the folder the CLI will run in (default: the current directory)
@@ -79,13 +80,20 @@ async function exportsFor(
     if (!chosen) return fail(noEditorProblem(companions, dir));
     if (editors.length > 1) io.stderr.write(severalEditors(editors));
   }
-  io.stdout.write(renderExports(variablesFor(chosen.companion), shell));
+  // This terminal runs where the editor's companion listens, so Gemini CLI must dial 127.0.0.1.
+  const container = containerTerminalVariables(containerFacts(io.env));
+  io.stdout.write(renderExports({ ...variablesFor(chosen.companion), ...container }, shell));
   return 0;
 }
 
+/** Name, editor PID and port: two editors on one folder differ by more than a number. */
 function describe(companion: Companion): string {
   const name = companion.ideInfo?.displayName ?? 'an editor companion';
-  return `${name} on port ${companion.port}`;
+  const pids = companion.files.flatMap((file) => file.processes);
+  const editor =
+    pids.find((process) => process.role === 'editor' && process.alive) ??
+    pids.find((process) => process.role === 'writer' && process.alive);
+  return `${name}${editor ? ` (PID ${editor.pid})` : ''} on port ${companion.port}`;
 }
 
 function severalEditors(editors: EditorMatch[]): string {

@@ -1,8 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isObject } from '../scan/discovery-files.js';
-import type { DiscoveryLocations } from '@tandem/core';
-import type { ClientKind } from './prediction.js';
+import type { DiscoveryLocations } from './discovery-rules.js';
+
+/**
+ * What each CLI's settings decide for a companion (SPEC-NOTES §4): whether it looks for an
+ * editor at all (IDE mode), and whether it shows a proposed edit before writing it (the approval
+ * mode: only a CLI that asks opens a diff in the editor).
+ */
+
+export type CliKind = 'gemini' | 'qwen';
 
 /** One settings file a CLI reads, lowest precedence first. */
 export interface SettingsLayer {
@@ -10,6 +16,8 @@ export interface SettingsLayer {
   path: string;
   /** `ide.enabled` there (Qwen Code also reads the older top-level `ideMode`). */
   ideEnabled?: boolean;
+  /** The approval mode set there, as the CLI reads it. */
+  approvalMode?: string;
   /** Why the file could not be used. */
   error?: string;
 }
@@ -28,19 +36,86 @@ export interface IdeModeSetting {
  * the last that sets it winning. Files may hold comments.
  */
 export async function ideModeSetting(
-  client: ClientKind,
+  client: CliKind,
   locations: DiscoveryLocations,
   dir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<IdeModeSetting> {
+  return (await cliSettings(client, locations, dir, env)).ideMode;
+}
+
+export interface ApprovalModeSetting {
+  /** The mode the CLI starts in (a command-line flag may still change it). */
+  mode: string;
+  /** Only a CLI that asks before each edit opens it as a diff in the editor. */
+  showsDiffs: boolean;
+  /** The file that decides; none when it is the CLI's default. */
+  decidedBy?: SettingsLayer;
+}
+
+/**
+ * The approval mode each CLI starts in, when no flag sets it: Gemini CLI's
+ * `general.defaultApprovalMode` (default `default`; `yolo` is refused there), Qwen Code's
+ * `tools.approvalMode` (default `auto`, which writes edits without asking). Only `default` asks,
+ * and the diff is shown at that question.
+ */
+export const APPROVAL_MODE_RULES: Record<
+  CliKind,
+  { setting: string; defaultMode: string; read(settings: Record<string, unknown>): unknown }
+> = {
+  gemini: {
+    setting: 'general.defaultApprovalMode',
+    defaultMode: 'default',
+    read: (settings) => {
+      const value = isObject(settings.general) ? settings.general.defaultApprovalMode : undefined;
+      return value === 'yolo' ? undefined : value;
+    },
+  },
+  qwen: {
+    setting: 'tools.approvalMode',
+    defaultMode: 'auto',
+    read: (settings) => {
+      const value = isObject(settings.tools) ? settings.tools.approvalMode : undefined;
+      if (typeof value !== 'string') return undefined;
+      const mode = value.trim().toLowerCase().replaceAll('_', '-');
+      return mode === 'autoedit' ? 'auto-edit' : mode;
+    },
+  },
+};
+
+/** The approval mode that shows diffs. */
+export const DIFF_APPROVAL_MODE = 'default';
+
+export interface CliSettings {
+  ideMode: IdeModeSetting;
+  approvalMode: ApprovalModeSetting;
+}
+
+/** IDE mode and approval mode of `client` started in `dir`, from every settings file it reads. */
+export async function cliSettings(
+  client: CliKind,
+  locations: DiscoveryLocations,
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<CliSettings> {
   const paths = settingsPaths(client, locations, dir, env);
   const layers = await Promise.all(paths.map(([scope, path]) => readLayer(client, scope, path)));
-  const decidedBy = [...layers].reverse().find((layer) => layer.ideEnabled !== undefined);
-  return { enabled: decidedBy?.ideEnabled ?? false, ...(decidedBy && { decidedBy }), layers };
+  const last = [...layers].reverse();
+  const ideBy = last.find((layer) => layer.ideEnabled !== undefined);
+  const modeBy = last.find((layer) => layer.approvalMode !== undefined);
+  const mode = modeBy?.approvalMode ?? APPROVAL_MODE_RULES[client].defaultMode;
+  return {
+    ideMode: { enabled: ideBy?.ideEnabled ?? false, ...(ideBy && { decidedBy: ideBy }), layers },
+    approvalMode: {
+      mode,
+      showsDiffs: mode === DIFF_APPROVAL_MODE,
+      ...(modeBy && { decidedBy: modeBy }),
+    },
+  };
 }
 
 function settingsPaths(
-  client: ClientKind,
+  client: CliKind,
   locations: DiscoveryLocations,
   dir: string,
   env: NodeJS.ProcessEnv,
@@ -75,7 +150,7 @@ function systemPath(linuxName: string, macName: string): string {
 }
 
 async function readLayer(
-  client: ClientKind,
+  client: CliKind,
   scope: SettingsLayer['scope'],
   path: string,
 ): Promise<SettingsLayer> {
@@ -95,7 +170,17 @@ async function readLayer(
   if (!isObject(settings)) return { scope, path, error: 'is not a JSON object' };
   const ide = isObject(settings.ide) ? settings.ide : undefined;
   const value = ide?.enabled ?? (client === 'qwen' ? settings.ideMode : undefined);
-  return typeof value === 'boolean' ? { scope, path, ideEnabled: value } : { scope, path };
+  const mode = APPROVAL_MODE_RULES[client].read(settings);
+  return {
+    scope,
+    path,
+    ...(typeof value === 'boolean' && { ideEnabled: value }),
+    ...(typeof mode === 'string' && mode !== '' && { approvalMode: mode }),
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Blanks out `//` and `/* *\/` comments outside strings, keeping everything else in place. */

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { discoveryLocations } from '@tandem/core';
-import { ideModeSetting, stripJsonComments } from './ide-settings.js';
+import { cliSettings, ideModeSetting, stripJsonComments } from './cli-settings.js';
+import { discoveryLocations } from './discovery-rules.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -67,6 +67,30 @@ test('Qwen Code: $QWEN_HOME/settings.json, and the older top-level ideMode', asy
   assert.equal(broken.enabled, false);
   assert.equal(broken.layers.find((layer) => layer.scope === 'user')?.error, 'is not valid JSON');
   remove(user);
+});
+
+test('approval mode: Qwen Code starts in "auto" (no diffs), Gemini CLI in "default"', async () => {
+  const at = discoveryLocations(env, project);
+  const qwen = () => cliSettings('qwen', at, project, env);
+  const gemini = () => cliSettings('gemini', at, project, env);
+  assert.deepEqual((await qwen()).approvalMode, { mode: 'auto', showsDiffs: false });
+  assert.deepEqual((await gemini()).approvalMode, { mode: 'default', showsDiffs: true });
+  const qwenUser = join(env.QWEN_HOME as string, 'settings.json');
+  write(qwenUser, '{"tools": {"approvalMode": "DEFAULT"}}');
+  assert.equal((await qwen()).approvalMode.showsDiffs, true);
+  write(join(project, '.qwen', 'settings.json'), '{"tools": {"approvalMode": "auto_edit"}}');
+  assert.equal((await qwen()).approvalMode.mode, 'auto-edit');
+  assert.equal((await qwen()).approvalMode.decidedBy?.scope, 'workspace');
+  const geminiUser = join(env.HOME as string, '.gemini', 'settings.json');
+  write(geminiUser, '{"general": {"defaultApprovalMode": "auto_edit"}}');
+  assert.deepEqual(
+    [(await gemini()).approvalMode.mode, (await gemini()).approvalMode.showsDiffs],
+    ['auto_edit', false],
+  );
+  // Gemini CLI refuses yolo from a settings file: it starts in its default.
+  write(geminiUser, '{"general": {"defaultApprovalMode": "yolo"}}');
+  assert.equal((await gemini()).approvalMode.mode, 'default');
+  remove(qwenUser, geminiUser, join(project, '.qwen', 'settings.json'));
 });
 
 test('comments are removed outside strings only', () => {

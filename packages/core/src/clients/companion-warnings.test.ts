@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { RecordingEditor, Sandbox } from '@tandem/testkit';
+import { startEngine } from '../engine.fixture.js';
+import type { Engine } from '../engine.js';
+import { companionWarnings, type WarningInput } from './companion-warnings.js';
+
+const sandbox = new Sandbox('tandem-warnings-');
+const engines: Engine[] = [];
+after(async () => {
+  await Promise.all(engines.map((engine) => engine.stop()));
+  sandbox.remove();
+});
+
+function input(extra: Partial<WarningInput> = {}): WarningInput {
+  return {
+    env: { HOME: sandbox.home, TMPDIR: sandbox.tmpDir, QWEN_HOME: sandbox.qwenHome },
+    workspaceFolders: [sandbox.workspace],
+    port: 1,
+    container: {},
+    tandem: 'tandem',
+    ownTerminals: true,
+    showsDiffs: true,
+    ...extra,
+  };
+}
+
+function write(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value));
+}
+
+const codes = async (extra: Partial<WarningInput> = {}) =>
+  (await companionWarnings(input(extra))).map((warning) => `${warning.code}:${warning.cli ?? '*'}`);
+
+describe('companion warnings', () => {
+  test('IDE mode off, and Qwen Code in its default "auto" approval mode: no diff is ever shown', async () => {
+    assert.deepEqual(await codes(), ['ide-mode-off:gemini', 'ide-mode-off:qwen', 'no-diffs:qwen']);
+    const [warning] = (await companionWarnings(input())).filter((w) => w.code === 'no-diffs');
+    assert.match(warning!.message, /approval mode "auto" \(its default\)/);
+    assert.match(warning!.fix, /\/approval-mode default/);
+    assert.match(warning!.fix, /"tools": \{"approvalMode": "default"\}/);
+    const ideOff = (await companionWarnings(input()))[0]!;
+    assert.match(ideOff.fix, /answer No .* \/ide enable/);
+    // An editor that shows no diffs has nothing to lose to an approval mode.
+    assert.deepEqual(await codes({ showsDiffs: false }), [
+      'ide-mode-off:gemini',
+      'ide-mode-off:qwen',
+    ]);
+  });
+
+  test('settings that turn IDE mode on and ask before each edit leave nothing to say', async () => {
+    write(join(sandbox.home, '.gemini', 'settings.json'), { ide: { enabled: true } });
+    write(join(sandbox.qwenHome, 'settings.json'), {
+      ide: { enabled: true },
+      tools: { approvalMode: 'default' },
+    });
+    assert.deepEqual(await codes(), []);
+    write(join(sandbox.home, '.gemini', 'settings.json'), {
+      ide: { enabled: true },
+      general: { defaultApprovalMode: 'auto_edit' },
+    });
+    assert.deepEqual(await codes(), ['no-diffs:gemini']);
+    write(join(sandbox.home, '.gemini', 'settings.json'), { ide: { enabled: true } });
+  });
+
+  test('in a container without an override Gemini CLI dials host.docker.internal: say what to do', async () => {
+    const [warning] = await companionWarnings(input({ container: { marker: '/.dockerenv' } }));
+    assert.equal(warning?.code, 'container');
+    assert.match(warning!.message, /host\.docker\.internal/);
+    assert.match(warning!.fix, /eval "\$\(tandem env\)"/);
+    assert.match(warning!.fix, /the editor's own terminals have it already/);
+    const serve = await companionWarnings(
+      input({ container: { marker: '/.dockerenv' }, ownTerminals: false, tandem: 'node /x/t.js' }),
+    );
+    assert.match(serve[0]!.fix, /eval "\$\(node \/x\/t\.js env\)"/);
+    assert.deepEqual(
+      await codes({ container: { marker: '/.dockerenv', localOverride: 'REMOTE_CONTAINERS' } }),
+      [],
+    );
+  });
+
+  test('another live editor on the same folder, or a parent or child of it, is named', async () => {
+    mkdirSync(join(sandbox.workspace, 'pkg'), { recursive: true });
+    const first = await startEngine(sandbox, new RecordingEditor(), {
+      editor: { name: 'neovim', displayName: 'Neovim', pid: process.pid },
+      // A folder inside this one: a CLI started there finds both.
+      workspaceFolders: [join(sandbox.workspace, 'pkg')],
+    });
+    engines.push(first);
+    const second = await startEngine(sandbox, new RecordingEditor());
+    engines.push(second);
+    const shared = second.warnings().filter((warning) => warning.code === 'shared-folder');
+    assert.equal(shared.length, 1);
+    assert.match(
+      shared[0]!.message,
+      new RegExp(`Neovim \\(PID ${process.pid}, port ${first.port}`),
+    );
+    assert.match(shared[0]!.fix, new RegExp(`tandem env --port ${second.port}`));
+    // Elsewhere, it is not this editor's business.
+    const elsewhere = join(sandbox.root, 'elsewhere');
+    mkdirSync(elsewhere);
+    assert.deepEqual(
+      (await companionWarnings(input({ workspaceFolders: [elsewhere], port: second.port }))).filter(
+        (warning) => warning.code === 'shared-folder',
+      ),
+      [],
+    );
+  });
+});
