@@ -14,10 +14,9 @@ function! tandem#reload#new(log) abort
 endfunction
 
 " Checks buffer {buf} against its file now, with Vim's own change detection; Vim asks nothing:
-" this decides. Returns 1 when the file had changed.
-function! s:check(buf, log) abort
-  let s:changed = 0
-  let s:log = a:log
+" this decides. Returns '' (no change), 'reloaded' or 'kept' (unsaved changes in the buffer).
+function! s:check(buf) abort
+  let s:outcome = ''
   augroup TandemReload
     autocmd!
     execute 'autocmd FileChangedShell <buffer=' . a:buf . '> call s:file_changed(+expand("<abuf>"))'
@@ -29,18 +28,16 @@ function! s:check(buf, log) abort
       autocmd!
     augroup END
   endtry
-  return s:changed
+  return s:outcome
 endfunction
 
 function! s:file_changed(buf) abort
-  let s:changed = 1
-  if v:fcs_reason ==# 'deleted' || v:fcs_reason ==# 'conflict'
-        \ || getbufvar(a:buf, '&modified')
+  if v:fcs_reason ==# 'deleted' || v:fcs_reason ==# 'conflict' || getbufvar(a:buf, '&modified')
     let v:fcs_choice = ''
-    call s:log.warn(fnamemodify(bufname(a:buf), ':~:.') . ' changed on disk, and its buffer has'
-          \ . ' unsaved changes that were kept: :e! loads the new text, :w keeps yours')
+    let s:outcome = 'kept'
   else
     let v:fcs_choice = 'reload'
+    let s:outcome = 'reloaded'
   endif
 endfunction
 
@@ -56,8 +53,13 @@ endfunction
 
 function! s:Reload.tick(path, watch) abort
   let buf = tandem#buffers#for_file(a:path)
-  if buf > 0 && s:check(buf, self.log)
+  let outcome = buf > 0 ? s:check(buf) : ''
+  if outcome !=# ''
     let a:watch.changed = reltime()
+  endif
+  if outcome ==# 'kept'
+    call self.log.warn(fnamemodify(a:path, ':~:.') . ' changed on disk, and its buffer has'
+          \ . ' unsaved changes that were kept: :e! loads the new text, :w keeps yours')
   endif
   if a:watch.changed isnot v:null
     let done = reltimefloat(reltime(a:watch.changed)) > s:SETTLE

@@ -1,14 +1,17 @@
-" Test-only: lets a test drive this Vim without typing. Every 30 ms, a request file in
-" $TANDEM_TEST_DIR ({"seq": n, "expr": "..."} or {"seq": n, "command": "..."}) is run and its
-" reply written to reply-<seq>.json ({"value": ...} or {"error": "..."}). Typed keys stay the
+" Test-only: lets a test drive this Vim without typing. Every 30 ms, each request file
+" request-<seq>.json in $TANDEM_TEST_DIR ({"seq": n, "expr": "..."} or {"seq": n, "command":
+" "..."}) is run and its reply written to reply-<seq>.json ({"value": ...} or {"error": "..."}). Typed keys stay the
 " test's way of acting as the user; this only reads state and sets things up.
 let s:dir = $TANDEM_TEST_DIR
 
 function! s:serve(timer) abort
-  let request_file = s:dir . '/request.json'
-  if !filereadable(request_file)
-    return
-  endif
+  for request_file in glob(s:dir . '/request-*.json', 1, 1)
+    call s:answer(request_file)
+  endfor
+endfunction
+
+function! s:answer(request_file) abort
+  let request_file = a:request_file
   let request = json_decode(join(readfile(request_file), "\n"))
   call delete(request_file)
   try
@@ -34,7 +37,7 @@ function! TandemTestTab() abort
     call add(windows, {'name': bufname(buf), 'diff': getwinvar(win, '&diff'),
           \ 'label': getwinvar(win, '&statusline'), 'filetype': getbufvar(buf, '&filetype'),
           \ 'buftype': getbufvar(buf, '&buftype'), 'modifiable': getbufvar(buf, '&modifiable'),
-          \ 'lines': getbufline(buf, 1, '$'), 'current': win == win_getid()})
+          \ 'lines': getbufline(buf, 1, '$'), 'current': win == win_getid() ? v:true : v:false})
   endfor
   return {'tabs': tabpagenr('$'), 'windows': windows, 'mode': mode()}
 endfunction

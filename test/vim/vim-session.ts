@@ -14,16 +14,27 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { missing, Sandbox, shellQuote, TANDEM, TmuxPane, waitFor } from '@tandem/testkit';
+import {
+  defaultEditor,
+  missing,
+  Sandbox,
+  shellQuote,
+  TANDEM,
+  TmuxPane,
+  waitFor,
+} from '@tandem/testkit';
 
 export { Sandbox, waitFor };
 
 export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
 const DRIVER = path.join(ROOT, 'test/vim/driver.vim');
 
-/** The Vim the tests run: the one place that chooses it. */
+/**
+ * The Vim the tests run, the one place that chooses it: the system's (9.0), or the version
+ * `TANDEM_VIM` names (`newest`: Debian unstable's, run in its own root).
+ */
 export function vimCommand(): string[] {
-  return ['vim'];
+  return defaultEditor('vim').editor?.command() ?? ['vim'];
 }
 
 /** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
@@ -32,7 +43,8 @@ export function skipReason(needs: { sidecar?: boolean } = {}): string | false {
     needs.sidecar && !existsSync(TANDEM)
       ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
       : [];
-  return missing([vimCommand()[0]!, 'tmux'], notBuilt);
+  const vim = defaultEditor('vim').reason;
+  return missing(['tmux'], [...(vim ? [vim] : []), ...notBuilt]);
 }
 
 /** The Vim command line that loads Tandem from this repository and nothing of the user's. */
@@ -170,7 +182,7 @@ export class VimSession {
   private async request(body: object, timeoutMs = 30_000): Promise<unknown> {
     this.seq += 1;
     const seq = this.seq;
-    const file = path.join(this.driverDir, 'request.json');
+    const file = path.join(this.driverDir, `request-${seq}.json`);
     writeFileSync(`${file}.part`, JSON.stringify({ seq, ...body }));
     renameSync(`${file}.part`, file);
     const replyFile = path.join(this.driverDir, `reply-${seq}.json`);

@@ -1,0 +1,284 @@
+/**
+ * Diffs in real Vim, asked for by the real Gemini CLI and Qwen Code clients, answered with real
+ * keys: every way to accept and reject, a close from the CLI, two diffs at once, a new file, an
+ * unsaved buffer, the buffer reloading after the CLI writes, and quitting with a diff open.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { realClientIn, type ClientKind, type RealClient } from '@tandem/testkit';
+import { Sandbox, skipReason, VimSession, waitFor, type TabView } from './vim-session.js';
+
+const skip = skipReason({ sidecar: true });
+
+async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
+  const client = await realClientIn(sandbox, kind);
+  const state = await client.connect();
+  assert.equal(state.status, 'connected', `the ${kind} client did not connect: ${state.details}`);
+  return client;
+}
+
+/** Waits until the current tab is a diff view (two diff windows), and returns it. */
+function diffTab(vim: VimSession): Promise<TabView> {
+  return waitFor('a diff tab', async () => {
+    const tab = await vim.currentTab();
+    return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;
+  });
+}
+
+/** Waits until no diff view is left. */
+function noDiffLeft(vim: VimSession): Promise<true> {
+  return waitFor('the diff tab to close', async () => {
+    const [tab, status] = await Promise.all([vim.currentTab(), vim.status()]);
+    return tab.tabs === 1 && status.diffs.length === 0 ? true : undefined;
+  });
+}
+
+/** Vim with Tandem and connected real Gemini and Qwen clients, for the tests of one block. */
+function vimWithClients() {
+  const scene = {} as {
+    sandbox: Sandbox;
+    vim: VimSession;
+    clients: Record<ClientKind, RealClient>;
+    file(name: string, text?: string): string;
+  };
+  before(async () => {
+    scene.sandbox = new Sandbox();
+    scene.vim = await VimSession.start(scene.sandbox);
+    await scene.vim.waitForState('running');
+    scene.clients = {
+      gemini: await connectedClient(scene.sandbox, 'gemini'),
+      qwen: await connectedClient(scene.sandbox, 'qwen'),
+    };
+  });
+  after(async () => {
+    await scene.clients?.gemini.kill();
+    await scene.clients?.qwen.kill();
+    await scene.vim?.close();
+    scene.sandbox?.remove();
+  });
+  scene.file = (name, text) => {
+    const file = path.join(scene.sandbox.workspace, name);
+    if (text !== undefined) writeFileSync(file, text);
+    return file;
+  };
+  return scene;
+}
+
+describe('diff views in Vim', { skip }, () => {
+  const scene = vimWithClients();
+
+  test('the view: a new tab, the file on the left, the proposal on the right, filetype, hint', async () => {
+    const file = scene.file('view.py', 'print(1)\n');
+    const diff = scene.clients.gemini.openDiff(file, 'print(2)\n');
+    await diff.opened;
+    const tab = await diffTab(scene.vim);
+    assert.equal(tab.tabs, 2);
+    const [left, right] = tab.windows;
+    assert.deepEqual(left?.lines, ['print(1)']);
+    assert.equal(left?.modifiable, 0);
+    assert.match(left?.label ?? '', /On disk: view\.py/);
+    assert.deepEqual(right?.lines, ['print(2)']);
+    assert.equal(right?.current, true, 'the cursor is in the proposal');
+    assert.equal(right?.filetype, 'python');
+    assert.equal(left?.filetype, 'python');
+    assert.match(right?.label ?? '', /Gemini CLI · accept: :w or <leader>da · reject: :q or <leader>dr/);
+    await waitFor('the hint on the screen', async () =>
+      /accept: :w or <leader>da/.test(await scene.vim.screen()) ? true : undefined,
+    );
+    await scene.vim.ex('TandemReject');
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await noDiffLeft(scene.vim);
+  });
+
+  for (const kind of ['gemini', 'qwen'] as const) {
+    test(`${kind}: an edit in the proposal, then :w, accepts the edited text`, async () => {
+      const file = scene.file(`accept-${kind}.txt`, 'one\ntwo\n');
+      const diff = scene.clients[kind].openDiff(file, 'one\nTWO\n');
+      await diff.opened;
+      await diffTab(scene.vim);
+      await scene.vim.type('Goedited in Vim');
+      await scene.vim.keys('Escape');
+      await scene.vim.ex('w');
+      assert.deepEqual(await diff.result, {
+        status: 'accepted',
+        content: 'one\nTWO\nedited in Vim\n',
+      });
+      await noDiffLeft(scene.vim);
+    });
+
+    test(`${kind}: :q rejects`, async () => {
+      const file = scene.file(`reject-${kind}.txt`, 'one\n');
+      const diff = scene.clients[kind].openDiff(file, 'two\n');
+      await diff.opened;
+      await diffTab(scene.vim);
+      await scene.vim.ex('q');
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await noDiffLeft(scene.vim);
+    });
+  }
+
+  const gestures: [string, (vim: VimSession) => Promise<void>, 'accepted' | 'rejected'][] = [
+    [':wq', (vim) => vim.ex('wq'), 'accepted'],
+    [':TandemAccept', (vim) => vim.ex('TandemAccept'), 'accepted'],
+    ['the accept mapping', (vim) => vim.type('\\da'), 'accepted'],
+    [':q in the left side', (vim) => vim.keys('C-w', 'h').then(() => vim.ex('q')), 'rejected'],
+    [':tabclose', (vim) => vim.ex('tabclose'), 'rejected'],
+    ['the reject mapping', (vim) => vim.type('\\dr'), 'rejected'],
+    [':bwipeout!', (vim) => vim.ex('bwipeout!'), 'rejected'],
+  ];
+  for (const [name, act, status] of gestures) {
+    test(`${name}: ${status}, one answer`, async () => {
+      const file = scene.file('gesture.txt', 'old\n');
+      const diff = scene.clients.gemini.openDiff(file, 'new\n');
+      await diff.opened;
+      await diffTab(scene.vim);
+      await act(scene.vim);
+      const result = await diff.result;
+      assert.deepEqual(result, status === 'accepted' ? { status, content: 'new\n' } : { status });
+      await noDiffLeft(scene.vim);
+    });
+  }
+
+  test(':q on an edited proposal is refused by Vim; :q! rejects', async () => {
+    const file = scene.file('refuse.txt', 'old\n');
+    const diff = scene.clients.qwen.openDiff(file, 'new\n');
+    await diff.opened;
+    await diffTab(scene.vim);
+    await scene.vim.type('otyped');
+    await scene.vim.keys('Escape');
+    await scene.vim.ex('q');
+    await waitFor('E37 on the screen', async () =>
+      /E37/.test(await scene.vim.screen()) ? true : undefined,
+    );
+    assert.equal((await scene.vim.status()).diffs.length, 1);
+    await scene.vim.ex('q!');
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await noDiffLeft(scene.vim);
+  });
+
+  test('the CLI closing the diff closes the tab and gets the edited text', async () => {
+    const file = scene.file('closed.txt', 'a\n');
+    const diff = scene.clients.gemini.openDiff(file, 'b\n');
+    await diff.opened;
+    await diffTab(scene.vim);
+    await scene.vim.type('ochanged in Vim');
+    await scene.vim.keys('Escape');
+    const content = await scene.clients.gemini.closeDiff(file);
+    assert.equal(content, 'b\nchanged in Vim\n');
+    await noDiffLeft(scene.vim);
+    assert.equal((await diff.result).status, 'rejected');
+  });
+
+  test('two diffs at once, one from each client, each with its own answer', async () => {
+    const first = scene.file('first.txt', 'g\n');
+    const second = scene.file('second.txt', 'q\n');
+    const fromGemini = scene.clients.gemini.openDiff(first, 'G\n');
+    await fromGemini.opened;
+    const fromQwen = scene.clients.qwen.openDiff(second, 'Q\n');
+    await fromQwen.opened;
+    await waitFor('two diffs', async () =>
+      (await scene.vim.status()).diffs.length === 2 ? true : undefined,
+    );
+    assert.equal((await scene.vim.currentTab()).tabs, 3);
+    // The current tab is the second diff's: reject it, then accept the first one.
+    await scene.vim.ex('q');
+    assert.deepEqual(await fromQwen.result, { status: 'rejected' });
+    await waitFor('the first diff only', async () => {
+      const status = await scene.vim.status();
+      return status.diffs.length === 1 && status.diffs[0]?.path === first ? true : undefined;
+    });
+    await scene.vim.ex('2tabnext');
+    await scene.vim.ex('w');
+    assert.deepEqual(await fromGemini.result, { status: 'accepted', content: 'G\n' });
+    await noDiffLeft(scene.vim);
+  });
+
+  test('a new file diffs against an empty side', async () => {
+    const file = scene.file('brand-new.txt');
+    const diff = scene.clients.qwen.openDiff(file, 'fresh\n');
+    await diff.opened;
+    const tab = await diffTab(scene.vim);
+    assert.deepEqual(tab.windows[0]?.lines, ['']);
+    assert.match(tab.windows[0]?.label ?? '', /New file: brand-new\.txt/);
+    await scene.vim.ex('w');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'fresh\n' });
+    await noDiffLeft(scene.vim);
+  });
+
+  test("after an accept, the file's buffer shows what the CLI wrote", async () => {
+    const file = scene.file('reloaded.txt', 'before\n');
+    await scene.vim.command('edit reloaded.txt');
+    const diff = scene.clients.gemini.openDiff(file, 'after\n');
+    await diff.opened;
+    await diffTab(scene.vim);
+    await scene.vim.ex('w');
+    const result = await diff.result;
+    assert.equal(result.status, 'accepted');
+    // The client writes the file itself, as the CLI does after an accept.
+    writeFileSync(file, result.status === 'accepted' ? result.content : '');
+    await waitFor('the buffer to reload', async () => {
+      const lines = await scene.vim.eval<string[]>(`getbufline(bufnr('reloaded.txt'), 1, '$')`);
+      return lines.join('\n') === 'after' ? true : undefined;
+    });
+  });
+
+  test('a buffer with unsaved changes is never reloaded over; the view warns', async () => {
+    const file = scene.file('unsaved.txt', 'disk\n');
+    await scene.vim.command('edit unsaved.txt');
+    await scene.vim.type('ccmine');
+    await scene.vim.keys('Escape');
+    await waitFor('the buffer to be changed', async () =>
+      (await scene.vim.eval('&modified')) === 1 ? true : undefined,
+    );
+    const diff = scene.clients.gemini.openDiff(file, 'proposal\n');
+    await diff.opened;
+    const tab = await diffTab(scene.vim);
+    assert.deepEqual(tab.windows[0]?.lines, ['disk']);
+    assert.match(tab.windows[0]?.label ?? '', /unsaved changes in Vim/);
+    await scene.vim.ex('w');
+    const result = await diff.result;
+    assert.equal(result.status, 'accepted');
+    writeFileSync(file, 'proposal\n');
+    await waitFor('the warning', async () =>
+      /changed on disk, and its buffer has unsaved changes/.test(await scene.vim.screen())
+        ? true
+        : undefined,
+    );
+    assert.deepEqual(await scene.vim.eval(`getbufline(bufnr('unsaved.txt'), 1, '$')`), ['mine']);
+    assert.equal(await scene.vim.eval(`getbufvar(bufnr('unsaved.txt'), '&modified')`), 1);
+  });
+});
+
+describe('quitting Vim with a diff open', { skip }, () => {
+  test(':qa! rejects the diff and removes the discovery files', async () => {
+    const sandbox = new Sandbox();
+    const vim = await VimSession.start(sandbox);
+    let gemini: RealClient | undefined;
+    try {
+      const status = await vim.waitForState('running');
+      assert.equal(status.discovery_files.length, 3);
+      assert.ok(status.discovery_files.every((file) => existsSync(file)));
+      gemini = await connectedClient(sandbox, 'gemini');
+      const file = path.join(sandbox.workspace, 'pending.txt');
+      writeFileSync(file, 'a\n');
+      const diff = gemini.openDiff(file, 'b\n');
+      await diff.opened;
+      await diffTab(vim);
+      await vim.type('oedited');
+      await vim.keys('Escape');
+      await vim.ex('qa!');
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await waitFor('Vim to exit', async () => ((await vim.exited()) ? true : undefined));
+      await waitFor('the discovery files to go', () =>
+        status.discovery_files.some((file) => existsSync(file)) ? undefined : true,
+      );
+      assert.deepEqual(readdirSync(path.join(sandbox.qwenHome, 'ide')), []);
+    } finally {
+      await gemini?.kill();
+      await vim.close();
+      sandbox.remove();
+    }
+  });
+});
