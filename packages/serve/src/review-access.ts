@@ -7,22 +7,33 @@ export interface Refusal {
   message: string;
 }
 
+/** The header the page proves itself with on every API request. */
+export const TOKEN_HEADER = 'x-tandem-token';
+/** The header that carries the URL's secret when the page trades it for a token. */
+export const SECRET_HEADER = 'x-tandem-secret';
+/** Page tokens kept at once (tabs, browsers); the oldest is forgotten first. */
+const MAX_PAGE_TOKENS = 16;
+
 /**
- * Who may use the review server: a browser on this machine (or at the end of an SSH tunnel to
- * it) that was given the secret once. The secret trades for a session cookie; state changes
- * must also come from the page's own origin.
+ * Who may use the review server: a page that was given the secret of the printed URL. The
+ * secret travels in the URL's fragment, which browsers never send to a server (and so never to
+ * another program on 127.0.0.1); the page trades it, once, for a page token that it keeps in
+ * its own tab (`sessionStorage`, readable by its own origin alone) and sends in a header on
+ * every request. No cookie: browsers send a 127.0.0.1 cookie to every port of 127.0.0.1.
+ * Each secret opens one page: a URL seen later (in `ps`, in a history) opens nothing.
  */
 export class ReviewAccess {
-  /** What the printed URL carries. */
-  readonly secret = newSecret();
-  private readonly session = newSecret();
+  private currentSecret = newSecret();
+  private readonly tokens: string[] = [];
   private readonly hosts: Set<string>;
-  /** Cookies ignore ports: the port in the name keeps two servers apart. */
-  readonly cookieName: string;
 
   constructor(port: number) {
     this.hosts = new Set(loopbackHosts(port));
-    this.cookieName = `tandem-review-${port}`;
+  }
+
+  /** The secret the next URL carries. */
+  get secret(): string {
+    return this.currentSecret;
   }
 
   /** A loopback name with this server's port, so that DNS rebinding finds nothing. */
@@ -46,27 +57,23 @@ export class ReviewAccess {
     return { status: 403, message: 'Requests from other origins are refused.' };
   }
 
-  hasSession(request: IncomingMessage): boolean {
-    const cookie = readCookie(request.headers.cookie, this.cookieName);
-    return cookie !== undefined && secretMatches(cookie, this.session);
+  /**
+   * Trades the URL's secret for a new page token, and replaces the secret: it opens one page.
+   * `undefined` when `candidate` is not the current secret.
+   */
+  trade(candidate: string): string | undefined {
+    if (!secretMatches(candidate, this.currentSecret)) return undefined;
+    this.currentSecret = newSecret();
+    const token = newSecret();
+    this.tokens.push(token);
+    if (this.tokens.length > MAX_PAGE_TOKENS) this.tokens.shift();
+    return token;
   }
 
-  isSecret(candidate: string): boolean {
-    return secretMatches(candidate, this.secret);
+  /** Whether `candidate` is the token of a page that traded a secret. */
+  isPageToken(candidate: string | undefined): boolean {
+    if (!candidate) return false;
+    // Every token compared, in constant time each, so the answer does not tell which matched.
+    return this.tokens.reduce((found, token) => secretMatches(candidate, token) || found, false);
   }
-
-  /** The `Set-Cookie` value that opens a session. */
-  sessionCookie(): string {
-    return `${this.cookieName}=${this.session}; HttpOnly; SameSite=Strict; Path=/`;
-  }
-}
-
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const separator = part.indexOf('=');
-    if (separator > 0 && part.slice(0, separator).trim() === name) {
-      return part.slice(separator + 1).trim();
-    }
-  }
-  return undefined;
 }

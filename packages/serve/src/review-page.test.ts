@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { DiffRequest } from '@tandem/core';
+import { createServer } from 'node:http';
+import { listenOnLoopback, type DiffRequest } from '@tandem/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumMissing, launchChromium } from '@tandem/testkit';
 import { ReviewQueue } from './review-queue.js';
@@ -53,6 +54,8 @@ describe('review page in Chromium', { skip: missing }, () => {
   let answers: string[];
   let page: Page;
   let pageProblems: string[];
+  /** The URL the page was opened with: its secret is spent once the page is open. */
+  let openedUrl: string;
 
   before(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'tandem-review-page-'));
@@ -94,7 +97,8 @@ describe('review page in Chromium', { skip: missing }, () => {
       }
     });
     page.on('pageerror', (error) => pageProblems.push(error.message));
-    await page.goto(server.url);
+    openedUrl = server.url;
+    await page.goto(openedUrl);
     await page.locator('.connection[data-state="live"]').waitFor();
   });
 
@@ -121,6 +125,7 @@ describe('review page in Chromium', { skip: missing }, () => {
 
   test('the secret leaves the address bar; the page shows the diff, its file and its CLI', async () => {
     assert.equal(new URL(page.url()).search, '');
+    assert.equal(new URL(page.url()).hash, '');
     queue.clientsChanged([{ sessionId: 's', name: 'Gemini CLI', version: '0.61.0' }]);
     await queue.showDiff(diff('pricing'));
     await page.locator('.review .path .name', { hasText: 'pricing.ts' }).waitFor();
@@ -230,6 +235,83 @@ describe('review page in Chromium', { skip: missing }, () => {
       return text.includes('// draft') ? text : undefined;
     });
     assert.match(await page.locator('.draft-state').innerText(), /Edited/);
+  });
+
+  test('a page of another server on 127.0.0.1 gets nothing that opens the review', async () => {
+    await queue.showDiff(diff('target'));
+    await page.locator('.review .path .name', { hasText: 'target.ts' }).waitFor();
+    // Another program's page on another port of the same host, in the same browser.
+    const other = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<!doctype html><title>elsewhere</title>');
+    });
+    const otherPort = await listenOnLoopback(other);
+    const elsewhere = await browser.newPage();
+    try {
+      await elsewhere.goto(`http://127.0.0.1:${otherPort}/`);
+      const review = `http://127.0.0.1:${server.port}`;
+      // A string, run as it is: what a script of that page can do.
+      const seen = (await elsewhere.evaluate(`(async () => {
+        const target = ${JSON.stringify(review)};
+        const tried = (path, init) =>
+          fetch(target + path, { credentials: 'include', ...init }).then(
+            (response) => 'status ' + response.status,
+            () => 'blocked',
+          );
+        const body = JSON.stringify({ content: 'attacker' });
+        return {
+          cookies: document.cookie,
+          state: await tried('/api/state'),
+          accept: await tried('/api/reviews/target/accept', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          }),
+          plainAccept: await tried('/api/reviews/target/accept', {
+            method: 'POST',
+            mode: 'no-cors',
+            body,
+          }),
+        };
+      })()`)) as { cookies: string; state: string; accept: string; plainAccept: string };
+      assert.equal(seen.cookies, '');
+      assert.notEqual(seen.state, 'status 200');
+      assert.equal(seen.accept, 'blocked');
+      // Whatever the browser holds for 127.0.0.1, replayed by a script with a forged Origin.
+      const cookie = (await browser.cookies(review)).map((c) => `${c.name}=${c.value}`).join('; ');
+      const replayed = await fetch(`${review}/api/reviews/target/accept`, {
+        method: 'POST',
+        headers: { origin: review, cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'attacker' }),
+      });
+      assert.equal(replayed.status, 401);
+      assert.deepEqual(answers, []);
+      assert.equal(queue.pending().length, 1);
+    } finally {
+      await elsewhere.close();
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  test('the URL the page was opened with opens nothing afterwards', async () => {
+    await queue.showDiff(diff('private'));
+    const again = await browser.newPage();
+    try {
+      await again.goto(openedUrl);
+      await again.locator('.connection[data-state="signed-out"]').waitFor();
+      assert.equal(await again.locator('.review').count(), 0);
+      // The URL printed for another browser opens the page there, once.
+      const next = await browser.newPage();
+      try {
+        await next.goto(server.url);
+        await next.locator('.review .path .name', { hasText: 'private.ts' }).waitFor();
+      } finally {
+        await next.close();
+      }
+    } finally {
+      await again.close();
+    }
   });
 
   test('a new file is labelled as one, with an empty left side', async () => {

@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import type { DiffRequest } from '@tandem/core';
+import { MAX_PROPOSAL_BYTES, type DiffRequest } from '@tandem/core';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
 
@@ -48,6 +48,16 @@ function send(port: number, path: string, options: RequestOptions = {}): Promise
   });
 }
 
+/** What the page does with the secret in its URL's fragment: trades it for its token. */
+async function signIn(server: ReviewServer, origin: string): Promise<string> {
+  const reply = await send(server.port, '/api/session', {
+    method: 'POST',
+    headers: { origin, 'x-tandem-secret': new URL(server.url).hash.slice(1) },
+  });
+  assert.equal(reply.status, 200, reply.body);
+  return (JSON.parse(reply.body) as { token: string }).token;
+}
+
 function diff(id: string, overrides: Partial<DiffRequest> = {}): DiffRequest {
   return {
     id,
@@ -65,8 +75,11 @@ describe('ReviewServer', () => {
   let queue: ReviewQueue;
   let answers: string[];
   let warnings: string[];
-  let cookie: string;
+  let token: string;
+  let auth: Record<string, string>;
   let origin: string;
+  let firstSecret: string;
+  let usedUrls: string[];
 
   before(() => {
     pageDir = mkdtempSync(join(tmpdir(), 'tandem-review-page-'));
@@ -99,62 +112,102 @@ describe('ReviewServer', () => {
       pageDir,
       workspaceFolders: ['/work/project'],
       maxBodyBytes: 4096,
+      secretUsed: (url) => usedUrls.push(url),
       log,
     });
-    const signIn = await send(
-      server.port,
-      new URL(server.url).pathname + new URL(server.url).search,
-    );
-    cookie = String(signIn.headers['set-cookie']?.[0]).split(';')[0]!;
+    usedUrls = [];
+    firstSecret = new URL(server.url).hash.slice(1);
     origin = `http://127.0.0.1:${server.port}`;
+    token = await signIn(server, origin);
+    auth = { 'x-tandem-token': token };
   });
 
   afterEach(() => server.stop());
 
   const json = (body: unknown, headers: Record<string, string> = {}): RequestOptions => ({
     method: 'POST',
-    headers: { cookie, origin, 'content-type': 'application/json', ...headers },
+    headers: { ...auth, origin, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
 
-  test('the URL carries a secret of at least 128 bits on 127.0.0.1', () => {
+  test('the URL carries a secret of at least 128 bits in its fragment, which no browser sends', () => {
     const url = new URL(server.url);
     assert.equal(url.hostname, '127.0.0.1');
-    assert.ok(Buffer.from(url.searchParams.get('secret')!, 'base64url').length >= 16);
+    assert.equal(url.search, '');
+    assert.ok(Buffer.from(url.hash.slice(1), 'base64url').length >= 16);
   });
 
-  test('without the secret there is nothing but a 401 page', async () => {
-    for (const path of ['/', '/assets/app.js', '/api/state', '/api/events', '/nowhere']) {
+  test('without a page token the API answers 401; the page itself holds nothing', async () => {
+    await queue.showDiff(diff('a'));
+    for (const path of ['/api/state', '/api/events', '/api/events?token=guess']) {
       const reply = await send(server.port, path);
       assert.equal(reply.status, 401, path);
-      assert.doesNotMatch(reply.body, /<p>page<\/p>|console/, path);
+      assert.doesNotMatch(reply.body, /print\(/, path);
+      assert.match(JSON.parse(reply.body).error, /Open the review page with a URL/);
     }
     const page = await send(server.port, '/');
-    assert.match(String(page.headers['content-type']), /text\/html/);
-    assert.match(page.body, /Open the review page with the URL/);
-  });
-
-  test('a wrong secret or a forged cookie gets a 401', async () => {
-    assert.equal((await send(server.port, '/?secret=guess')).status, 401);
-    const forged = { headers: { cookie: `${cookie.split('=')[0]}=forged` } };
-    assert.equal((await send(server.port, '/', forged)).status, 401);
-  });
-
-  test('the secret sets an HttpOnly, SameSite=Strict cookie and redirects it out of the URL', async () => {
-    const url = new URL(server.url);
-    const reply = await send(server.port, url.pathname + url.search);
-    assert.equal(reply.status, 303);
-    assert.equal(reply.headers.location, './');
-    const setCookie = String(reply.headers['set-cookie']?.[0]);
-    assert.match(setCookie, /; HttpOnly/);
-    assert.match(setCookie, /; SameSite=Strict/);
-    assert.doesNotMatch(setCookie, new RegExp(url.searchParams.get('secret')!), 'not the secret');
-    const page = await send(server.port, '/', { headers: { cookie } });
     assert.equal(page.status, 200);
+    assert.doesNotMatch(page.body, /print\(/);
+  });
+
+  test('a wrong secret or a forged token gets a 401', async () => {
+    const wrong = await send(server.port, '/api/session', {
+      method: 'POST',
+      headers: { origin, 'x-tandem-secret': 'guess' },
+    });
+    assert.equal(wrong.status, 401);
+    const forged = await send(server.port, '/api/state', { headers: { 'x-tandem-token': 'x' } });
+    assert.equal(forged.status, 401);
+    assert.equal((await send(server.port, '/api/state', { headers: auth })).status, 200);
+  });
+
+  test('a stolen cookie replayed with a forged Origin cannot accept anything', async () => {
+    await queue.showDiff(diff('a'));
+    // What another program on 127.0.0.1 could collect: any cookie the browser has for the host.
+    const cookie = `tandem-review-${server.port}=stolen`;
+    const reply = await send(server.port, '/api/reviews/a/accept', {
+      method: 'POST',
+      headers: { cookie, origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'attacker' }),
+    });
+    assert.equal(reply.status, 401);
+    assert.equal((await send(server.port, '/api/state', { headers: { cookie } })).status, 401);
+    assert.deepEqual(answers, []);
+    assert.equal(queue.pending().length, 1);
+    const page = await send(server.port, '/', { headers: { cookie } });
+    assert.equal(page.headers['set-cookie'], undefined, 'the server sets no cookie at all');
+  });
+
+  test('the secret opens one page: spent once traded, the next URL opens the next', async () => {
+    const spent = await send(server.port, '/api/session', {
+      method: 'POST',
+      headers: { origin, 'x-tandem-secret': firstSecret },
+    });
+    assert.equal(spent.status, 401, 'a URL already used opens nothing');
+    assert.notEqual(new URL(server.url).hash.slice(1), firstSecret);
+    assert.deepEqual(usedUrls, [server.url]);
+    const second = await signIn(server, origin);
+    assert.notEqual(second, token);
+    for (const each of [token, second]) {
+      const reply = await send(server.port, '/api/state', { headers: { 'x-tandem-token': each } });
+      assert.equal(reply.status, 200, 'both pages stay signed in');
+    }
+  });
+
+  test('the secret is traded only from the page’s own origin', async () => {
+    const secret = new URL(server.url).hash.slice(1);
+    for (const from of [{ origin: 'http://127.0.0.1:1' }, {}]) {
+      const reply = await send(server.port, '/api/session', {
+        method: 'POST',
+        headers: { ...from, 'x-tandem-secret': secret },
+      });
+      assert.equal(reply.status, 403);
+    }
+    assert.equal(new URL(server.url).hash.slice(1), secret, 'a refused trade spends nothing');
   });
 
   test('every response has a strict CSP; the page gets its style nonce', async () => {
-    const page = await send(server.port, '/', { headers: { cookie } });
+    const page = await send(server.port, '/', { headers: auth });
     const csp = String(page.headers['content-security-policy']);
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /script-src 'self'(;|$)/);
@@ -162,24 +215,24 @@ describe('ReviewServer', () => {
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     assert.ok(nonce);
     assert.match(page.body, new RegExp(`content="${nonce.replace(/[+/=]/g, '\\$&')}"`));
-    const other = await send(server.port, '/', { headers: { cookie } });
+    const other = await send(server.port, '/', { headers: auth });
     assert.notEqual(
       /'nonce-([^']+)'/.exec(String(other.headers['content-security-policy']))?.[1],
       nonce,
     );
-    const refused = await send(server.port, '/');
+    const refused = await send(server.port, '/api/state');
     assert.match(String(refused.headers['content-security-policy']), /default-src 'none'/);
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['referrer-policy'], 'no-referrer');
   });
 
-  test('a foreign Host is refused with 403, even with the cookie', async () => {
+  test('a foreign Host is refused with 403, even with the token', async () => {
     for (const host of [`evil.example:${server.port}`, `127.0.0.1:1`, 'localhost']) {
-      const reply = await send(server.port, '/', { headers: { cookie, host } });
+      const reply = await send(server.port, '/api/state', { headers: { ...auth, host } });
       assert.equal(reply.status, 403, host);
     }
     for (const host of [`localhost:${server.port}`, `[::1]:${server.port}`]) {
-      const reply = await send(server.port, '/', { headers: { cookie, host } });
+      const reply = await send(server.port, '/api/state', { headers: { ...auth, host } });
       assert.equal(reply.status, 200, host);
     }
   });
@@ -189,7 +242,7 @@ describe('ReviewServer', () => {
       method: 'OPTIONS',
       headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
     });
-    const page = await send(server.port, '/', { headers: { cookie } });
+    const page = await send(server.port, '/', { headers: auth });
     for (const reply of [preflight, page]) {
       assert.deepEqual(
         Object.keys(reply.headers).filter((name) => name.startsWith('access-control-')),
@@ -282,17 +335,17 @@ describe('ReviewServer', () => {
 
   test('a malformed request target is a 400, and the server carries on', async () => {
     for (const path of ['//[', '//evil.example/', '/assets/%E0%A4%A']) {
-      assert.equal((await send(server.port, path, { headers: { cookie } })).status, 400, path);
+      assert.equal((await send(server.port, path, { headers: auth })).status, 400, path);
     }
-    assert.equal((await send(server.port, '/', { headers: { cookie } })).status, 200);
+    assert.equal((await send(server.port, '/', { headers: auth })).status, 200);
   });
 
   test('assets are served; nothing outside assets/ is', async () => {
-    const chunk = await send(server.port, '/assets/chunks/python.js', { headers: { cookie } });
+    const chunk = await send(server.port, '/assets/chunks/python.js', { headers: auth });
     assert.equal(chunk.status, 200);
     assert.match(String(chunk.headers['content-type']), /text\/javascript/);
     for (const path of ['/assets/..%2fsecret.txt', '/assets/%2e%2e/secret.txt', '/secret.txt']) {
-      const reply = await send(server.port, path, { headers: { cookie } });
+      const reply = await send(server.port, path, { headers: auth });
       assert.equal(reply.status, 404, path);
       assert.doesNotMatch(reply.body, /outside the assets/);
     }
@@ -301,7 +354,7 @@ describe('ReviewServer', () => {
   test('the state lists the workspace, clients and pending reviews', async () => {
     queue.clientsChanged([{ sessionId: 's', name: 'Qwen Code', version: '0.24.4' }]);
     await queue.showDiff(diff('a', { oldContent: null }));
-    const reply = await send(server.port, '/api/state', { headers: { cookie } });
+    const reply = await send(server.port, '/api/state', { headers: auth });
     const state = JSON.parse(reply.body);
     assert.deepEqual(state.workspaceFolders, ['/work/project']);
     assert.deepEqual(state.clients, [{ name: 'Qwen Code', version: '0.24.4' }]);
@@ -317,8 +370,8 @@ describe('ReviewServer', () => {
         {
           host: '127.0.0.1',
           port: server.port,
-          path: '/api/events',
-          headers: { host: `127.0.0.1:${server.port}`, cookie },
+          path: `/api/events?token=${token}`,
+          headers: { host: `127.0.0.1:${server.port}` },
         },
         (response) => {
           assert.match(String(response.headers['content-type']), /text\/event-stream/);
@@ -355,8 +408,8 @@ describe('ReviewServer', () => {
         {
           host: '127.0.0.1',
           port: server.port,
-          path: '/api/events',
-          headers: { host: `127.0.0.1:${server.port}`, cookie },
+          path: `/api/events?token=${token}`,
+          headers: { host: `127.0.0.1:${server.port}` },
         },
         (response) => {
           response.resume();
@@ -368,5 +421,45 @@ describe('ReviewServer', () => {
       request.end();
     });
     await ended;
+  });
+});
+
+describe('ReviewServer sizes', () => {
+  test('what the engine accepts can be accepted back: 8 MiB of control characters, 48 MiB as JSON', async () => {
+    const pageDir = mkdtempSync(join(tmpdir(), 'tandem-review-page-'));
+    writeFileSync(join(pageDir, 'index.html'), '<!doctype html><p>page</p>');
+    const answers: number[] = [];
+    const queue = new ReviewQueue({ warn: () => {}, error: () => {} });
+    queue.answerTo({
+      diffAccepted: (_id, content) => (answers.push(content.length), { ok: true as const }),
+      diffRejected: () => ({ ok: true as const }),
+    });
+    const server = await ReviewServer.start({
+      queue,
+      pageDir,
+      workspaceFolders: ['/work/project'],
+      log: { warn: () => {}, error: () => {} },
+    });
+    try {
+      const proposal = '\u0001'.repeat(8 * 1024 * 1024);
+      // The proposal as the CLI sent it fits the engine's limit on a request...
+      assert.ok(JSON.stringify({ newContent: proposal }).length <= MAX_PROPOSAL_BYTES);
+      await queue.showDiff(diff('big', { newContent: proposal }));
+      const origin = `http://127.0.0.1:${server.port}`;
+      const token = await signIn(server, origin);
+      // ...and the page sends it back as JSON.stringify makes it: six bytes a character.
+      const body = JSON.stringify({ content: proposal });
+      assert.ok(body.length > 48 * 1024 * 1024);
+      const reply = await send(server.port, '/api/reviews/big/accept', {
+        method: 'POST',
+        headers: { origin, 'x-tandem-token': token, 'content-type': 'application/json' },
+        body,
+      });
+      assert.equal(reply.status, 204, reply.body);
+      assert.deepEqual(answers, [proposal.length]);
+    } finally {
+      await server.stop();
+      rmSync(pageDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listenOnLoopback, readBodyWithin } from '@tandem/core';
-import { ReviewAccess } from './review-access.js';
+import { listenOnLoopback, MAX_ANSWER_BYTES, readBodyWithin } from '@tandem/core';
+import { ReviewAccess, SECRET_HEADER, TOKEN_HEADER } from './review-access.js';
 import { PageFiles } from './page-files.js';
 import type { ReviewEvent, ReviewSnapshot } from './review-protocol.js';
 import type { ReviewQueue } from './review-queue.js';
@@ -13,12 +13,16 @@ export interface ReviewServerOptions {
   workspaceFolders: string[];
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** The largest request body accepted, in bytes. */
+  /**
+   * The largest request body accepted, in bytes (default `MAX_ANSWER_BYTES`: any proposal the
+   * engine accepted can be accepted back, JSON-escaped).
+   */
   maxBodyBytes?: number;
+  /** A page traded the URL's secret: the one printed URL no longer opens; this one does. */
+  secretUsed?: (nextUrl: string) => void;
   log: { warn(message: string): void; error(message: string): void };
 }
 
-const defaultMaxBodyBytes = 32 * 1024 * 1024;
 /** Keeps idle streams alive through SSH tunnels and proxies that drop silent connections. */
 const heartbeatMilliseconds = 15_000;
 
@@ -49,7 +53,7 @@ export class ReviewServer {
   ) {
     this.access = new ReviewAccess(port);
     this.page = new PageFiles(options.pageDir);
-    this.maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes;
+    this.maxBodyBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
     server.on('request', (request, response) => void this.handle(request, response));
   }
 
@@ -59,9 +63,12 @@ export class ReviewServer {
     return new ReviewServer(server, port, options);
   }
 
-  /** The one URL to open: it carries the secret. */
+  /**
+   * The URL to open: its fragment carries a secret that opens one page (a reload of that page
+   * stays open; another browser needs the next URL).
+   */
   get url(): string {
-    return `http://127.0.0.1:${this.port}/?secret=${this.access.secret}`;
+    return `http://127.0.0.1:${this.port}/#${this.access.secret}`;
   }
 
   /** Ends the event streams and closes every connection. */
@@ -100,17 +107,23 @@ export class ReviewServer {
     if (refusal) throw new RequestError(refusal.status, refusal.message);
 
     const url = parseTarget(request.url);
-    const secret = url.searchParams.get('secret');
-    if (method === 'GET' && url.pathname === '/' && secret !== null) {
-      if (!this.access.isSecret(secret)) throw unauthorized();
-      // Trade the secret for a cookie and drop it from the address bar and history.
-      response.writeHead(303, { location: './', 'set-cookie': this.access.sessionCookie() });
-      response.end();
-      return;
+    // The page and its code hold nothing of the user's: only the API asks who is asking.
+    if (method === 'GET' && !url.pathname.startsWith('/api/')) {
+      return this.getPage(url.pathname, response, nonce);
     }
-    if (!this.access.hasSession(request)) throw unauthorized();
+    if (url.pathname === '/api/session') {
+      if (method !== 'POST') throw new RequestError(405, 'Use POST');
+      return this.signIn(request, response);
+    }
+    // EventSource cannot send a header: the event stream takes the token in its address.
+    const token =
+      header(request, TOKEN_HEADER) ??
+      (method === 'GET' && url.pathname === '/api/events'
+        ? (url.searchParams.get('token') ?? undefined)
+        : undefined);
+    if (!this.access.isPageToken(token)) throw unauthorized();
 
-    if (method === 'GET') return this.get(url.pathname, response, nonce);
+    if (method === 'GET') return this.getApi(url.pathname, response);
     const answer = /^\/api\/reviews\/([^/]+)\/(draft|accept|reject)$/.exec(url.pathname);
     if (!answer) throw new RequestError(404, 'Not found');
     const [, encodedId, action] = answer;
@@ -120,7 +133,7 @@ export class ReviewServer {
     return this.answer(decodePart(encodedId!), action!, body, response);
   }
 
-  private async get(pathname: string, response: ServerResponse, nonce: string): Promise<void> {
+  private async getPage(pathname: string, response: ServerResponse, nonce: string) {
     if (pathname === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(await this.page.index(nonce));
@@ -129,13 +142,27 @@ export class ReviewServer {
       if (!file) throw new RequestError(404, 'Not found');
       response.writeHead(200, { 'content-type': file.contentType });
       response.end(file.body);
-    } else if (pathname === '/api/state') {
+    } else {
+      throw new RequestError(404, 'Not found');
+    }
+  }
+
+  private getApi(pathname: string, response: ServerResponse): void {
+    if (pathname === '/api/state') {
       sendJson(response, 200, this.snapshot());
     } else if (pathname === '/api/events') {
       this.openEventStream(response);
     } else {
       throw new RequestError(404, 'Not found');
     }
+  }
+
+  /** The page trades the secret of its URL's fragment for its token; the secret is spent. */
+  private signIn(request: IncomingMessage, response: ServerResponse): void {
+    const token = this.access.trade(header(request, SECRET_HEADER) ?? '');
+    if (!token) throw unauthorized();
+    sendJson(response, 200, { token });
+    this.options.secretUsed?.(this.url);
   }
 
   private answer(id: string, action: string, body: unknown, response: ServerResponse): void {
@@ -220,10 +247,15 @@ function decodePart(part: string): string {
   }
 }
 
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 function unauthorized(): RequestError {
   return new RequestError(
     401,
-    'Open the review page with the URL that tandem serve printed in its terminal.',
+    'Open the review page with a URL that tandem serve printed in its terminal: each opens one page.',
   );
 }
 

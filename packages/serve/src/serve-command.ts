@@ -27,7 +27,8 @@ Options:
   --open       open the review page in the default browser
   -h, --help   show this help
 
-The page's URL carries a secret: open it once, the browser then keeps a session cookie.
+The page's URL carries a secret that opens one page (its reloads too): once it is open, the
+URL opens nothing, and the next URL for another browser is printed.
 Over SSH, forward the same port (ssh -L PORT:127.0.0.1:PORT HOST) and open the URL locally.
 
 Exit status: 0 after a clean stop (Ctrl+C, SIGTERM, SIGHUP), 1 after a fatal error, 2 on a
@@ -76,6 +77,9 @@ async function serveUntilStopped(
       pageDir,
       workspaceFolders: [options.folder],
       port: options.port,
+      // A spent URL (seen in `ps` when --open ran the browser, or in a history) opens nothing.
+      secretUsed: (nextUrl) =>
+        io.stdout.write(`The review page was opened. For another browser: ${nextUrl}\n`),
       log,
     });
   } catch (error) {

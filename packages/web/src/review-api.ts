@@ -8,69 +8,101 @@ export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-o
 /** What became of a request about a diff; `refused` carries the engine's reason. */
 export type AnswerResult = 'done' | 'gone' | 'failed' | { refused: string };
 
-/** Listens to the review server's event stream, and opens it again after a failure. */
-export class ReviewEvents {
-  private source: EventSource | undefined;
+/** Where the tab keeps its token across reloads: readable by this origin (and port) alone. */
+const TOKEN_KEY = 'tandem-page-token';
 
-  constructor(
-    private readonly onEvent: (event: ReviewEvent) => void,
-    private readonly onState: (state: ConnectionState) => void,
-  ) {}
+/**
+ * Signs the page in: the secret in the URL's fragment (never sent to any server by the browser)
+ * is traded once for this tab's token, and taken out of the address bar and history. A reload
+ * finds the token in the tab's `sessionStorage`. `undefined` when neither is there.
+ */
+export async function signIn(): Promise<ReviewApi | undefined> {
+  const secret = location.hash.slice(1);
+  if (secret) {
+    history.replaceState(null, '', location.pathname + location.search);
+    const response = await fetch('api/session', {
+      method: 'POST',
+      headers: { 'x-tandem-secret': secret },
+      cache: 'no-store',
+    }).catch(() => undefined);
+    const body = (await response?.json().catch(() => undefined)) as { token?: unknown } | undefined;
+    if (response?.ok && typeof body?.token === 'string') {
+      sessionStorage.setItem(TOKEN_KEY, body.token);
+      return new ReviewApi(body.token);
+    }
+  }
+  const kept = sessionStorage.getItem(TOKEN_KEY);
+  return kept ? new ReviewApi(kept) : undefined;
+}
 
-  start(): void {
-    this.onState('connecting');
-    const source = new EventSource('api/events');
-    this.source = source;
-    source.onopen = () => this.onState('live');
-    source.onmessage = (message) => this.onEvent(JSON.parse(message.data) as ReviewEvent);
+/** The review server's API, as this signed-in page: its token goes with every request. */
+export class ReviewApi {
+  constructor(private readonly token: string) {}
+
+  /** Listens to the event stream, opening it again after a failure. */
+  listen(onEvent: (event: ReviewEvent) => void, onState: (state: ConnectionState) => void): void {
+    onState('connecting');
+    // EventSource sends no headers: the token goes in the stream's address.
+    const source = new EventSource(`api/events?token=${encodeURIComponent(this.token)}`);
+    source.onopen = () => onState('live');
+    source.onmessage = (message) => onEvent(JSON.parse(message.data) as ReviewEvent);
     source.onerror = () => {
       // The browser retries a dropped stream by itself; a refused one stays closed.
-      if (source.readyState !== EventSource.CLOSED) return this.onState('reconnecting');
-      void this.retryAfterRefusal();
+      if (source.readyState !== EventSource.CLOSED) return onState('reconnecting');
+      void this.retryAfterRefusal(onEvent, onState);
     };
   }
 
-  private async retryAfterRefusal(): Promise<void> {
-    const probe = await fetch('api/state', { cache: 'no-store' }).catch(() => undefined);
-    if (probe?.status === 401) return this.onState('signed-out');
-    this.onState('reconnecting');
-    setTimeout(() => this.start(), 2000);
+  saveDraft(id: string, content: string): Promise<AnswerResult> {
+    return this.send(id, 'draft', 'PUT', { content });
   }
-}
 
-export function saveDraft(id: string, content: string): Promise<AnswerResult> {
-  return send(id, 'draft', 'PUT', { content });
-}
+  accept(id: string, content: string): Promise<AnswerResult> {
+    return this.send(id, 'accept', 'POST', { content });
+  }
 
-export function accept(id: string, content: string): Promise<AnswerResult> {
-  return send(id, 'accept', 'POST', { content });
-}
+  reject(id: string): Promise<AnswerResult> {
+    return this.send(id, 'reject', 'POST', {});
+  }
 
-export function reject(id: string): Promise<AnswerResult> {
-  return send(id, 'reject', 'POST', {});
-}
+  private async retryAfterRefusal(
+    onEvent: (event: ReviewEvent) => void,
+    onState: (state: ConnectionState) => void,
+  ): Promise<void> {
+    const probe = await fetch('api/state', {
+      cache: 'no-store',
+      headers: { 'x-tandem-token': this.token },
+    }).catch(() => undefined);
+    if (probe?.status === 401) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      return onState('signed-out');
+    }
+    onState('reconnecting');
+    setTimeout(() => this.listen(onEvent, onState), 2000);
+  }
 
-async function send(
-  id: string,
-  action: string,
-  method: string,
-  body: object,
-): Promise<AnswerResult> {
-  const json = JSON.stringify(body);
-  try {
-    const response = await fetch(`api/reviews/${encodeURIComponent(id)}/${action}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: json,
-      // A draft saved as the tab closes still arrives (browsers allow 64 KiB of such bodies).
-      keepalive: action === 'draft' && new Blob([json]).size < 60_000,
-    });
-    if (response.ok) return 'done';
-    if (response.status === 409) return 'gone';
-    if (response.status === 422) return { refused: await refusalMessage(response) };
-    return 'failed';
-  } catch {
-    return 'failed';
+  private async send(
+    id: string,
+    action: string,
+    method: string,
+    body: object,
+  ): Promise<AnswerResult> {
+    const json = JSON.stringify(body);
+    try {
+      const response = await fetch(`api/reviews/${encodeURIComponent(id)}/${action}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-tandem-token': this.token },
+        body: json,
+        // A draft saved as the tab closes still arrives (browsers allow 64 KiB of such bodies).
+        keepalive: action === 'draft' && new Blob([json]).size < 60_000,
+      });
+      if (response.ok) return 'done';
+      if (response.status === 409) return 'gone';
+      if (response.status === 422) return { refused: await refusalMessage(response) };
+      return 'failed';
+    } catch {
+      return 'failed';
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import type {
   ReviewEvent,
   ReviewOutcome,
 } from '@tandem/serve/review-protocol';
-import { accept, reject, type ConnectionState } from './review-api.js';
+import type { ConnectionState, ReviewApi } from './review-api.js';
 import { ReviewPane } from './review-pane.js';
 import { shortcutKeys, shortcutOf, type Shortcut } from './shortcuts.js';
 
@@ -40,9 +40,11 @@ export class ReviewApp {
   private readonly emptyState = h('div', { class: 'empty' });
   private readonly toasts = h('div', { class: 'toasts', 'aria-live': 'polite' });
 
+  /** `api`: the signed-in page's requests; none when the page is signed out. */
   constructor(
     root: HTMLElement,
     private readonly nonce: string,
+    private readonly api: ReviewApi | undefined,
   ) {
     root.append(
       h(
@@ -151,6 +153,7 @@ export class ReviewApp {
         workspaceFolders: this.workspaceFolders,
         nonce: this.nonce,
         answer: (target, shortcut) => void this.answer(target, shortcut),
+        saveDraft: (id, content) => this.api?.saveDraft(id, content) ?? Promise.resolve('failed'),
       });
       this.panes.set(selected.id, pane);
       this.main.append(pane.element);
@@ -213,10 +216,12 @@ export class ReviewApp {
   private async answer(pane: ReviewPane, shortcut: Shortcut): Promise<void> {
     const { id, client } = pane.review;
     const { name } = displayPath(pane.review.filePath, this.workspaceFolders);
-    if (this.answering.has(id)) return;
+    const api = this.api;
+    if (!api || this.answering.has(id)) return;
     this.answering.add(id);
     pane.setBusy(true);
-    const result = shortcut === 'accept' ? await accept(id, pane.content()) : await reject(id);
+    const result =
+      shortcut === 'accept' ? await api.accept(id, pane.content()) : await api.reject(id);
     this.answering.delete(id);
     if (result === 'failed' || typeof result === 'object') {
       pane.setBusy(false);

@@ -7,7 +7,7 @@ import { originalSide, proposedSide } from './editor-setup.js';
 import { languageOf } from './language.js';
 import { displayPath } from './paths.js';
 import type { Review } from '@tandem/serve/review-protocol';
-import { saveDraft } from './review-api.js';
+import type { AnswerResult } from './review-api.js';
 import { shortcutKeys, type Shortcut } from './shortcuts.js';
 
 const revertIcon = 'M6.5 3 2.5 7l4 4v-2.6h3A2.5 2.5 0 0 1 12 10.9V13h1.5v-2.1a4 4 0 0 0-4-4h-3V3Z';
@@ -17,6 +17,7 @@ export interface PaneContext {
   /** The style nonce of the page's response. */
   nonce: string;
   answer(pane: ReviewPane, shortcut: Shortcut): void;
+  saveDraft(id: string, content: string): Promise<AnswerResult>;
 }
 
 /** One pending diff: its header and actions, and an editable side-by-side view. */
@@ -117,7 +118,7 @@ export class ReviewPane {
 
     this.drafts = new DraftSync(
       () => this.content(),
-      (content) => saveDraft(review.id, content),
+      (content) => context.saveDraft(review.id, content),
       (state) => this.showDraftState(state),
     );
     this.resetButton.addEventListener('click', () => this.resetToProposal());
