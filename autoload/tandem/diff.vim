@@ -177,7 +177,15 @@ function! s:Diffs.closed(view) abort
 endfunction
 
 function! s:Diffs.proposal(view) abort
-  return tandem#text#from_lines(getbufline(a:view.right_buf, 1, '$'), a:view.shape)
+  let lines = getbufline(a:view.right_buf, 1, '$')
+  " An emptied buffer (`ggdG`: "--No lines in buffer--") is the empty text, not one newline.
+  if lines == [''] && win_id2tabwin(a:view.right_win) != [0, 0]
+    call win_execute(a:view.right_win, 'let s:bytes = wordcount().bytes')
+    if s:bytes == 0
+      return ''
+    endif
+  endif
+  return tandem#text#from_lines(lines, a:view.shape)
 endfunction
 
 function! s:Diffs.send(view, outcome, content) abort
@@ -328,5 +336,5 @@ endfunction
 
 function! s:Diffs.list() abort
   return map(sort(values(self.views), {a, b -> a.serial - b.serial}),
-        \ {_, view -> {'id': view.id, 'path': view.path}})
+        \ {_, view -> {'id': view.id, 'path': view.path, 'buffer': view.right_buf}})
 endfunction
