@@ -71,7 +71,7 @@ end
 local function set_label(win, label, warning)
   local bar = escape_bar(label)
   if warning then
-    bar = bar .. '  %#WarningMsg#' .. escape_bar(warning) .. '%*'
+    bar = bar .. ' · %#WarningMsg#' .. escape_bar(warning) .. '%*'
   end
   if HAS_WINBAR then
     vim.wo[win].winbar = bar
@@ -163,14 +163,18 @@ function Diffs:open(request)
     closed = false, -- the user closed a side of the view
     done = false,
   }
+  local client = request.client and tostring(request.client.name) or 'Proposal'
   local ok, err = pcall(function()
+    -- Named after the file and the side, relative to the current folder, as a tab's label
+    -- shows them: "src/stats.js (Gemini CLI)".
+    local relative = vim.fn.fnamemodify(path, ':.')
     view.left_buf = scratch(
-      unique_name(('tandem://%s/%s'):format(old and 'on-disk' or 'new-file', name)),
+      unique_name(('%s (%s)'):format(relative, old and 'on disk' or 'new file')),
       old and (text.to_lines(old)) or {},
       'nofile'
     )
     vim.bo[view.left_buf].modifiable = false
-    view.right_buf = scratch(unique_name('tandem://proposed/' .. name), new_lines, 'acwrite')
+    view.right_buf = scratch(unique_name(('%s (%s)'):format(relative, client)), new_lines, 'acwrite')
 
     if view.resume_terminal then
       vim.cmd('stopinsert')
@@ -194,16 +198,17 @@ function Diffs:open(request)
 
     local warning
     if source and vim.bo[source].modified then
-      warning = name
-        .. ' has unsaved changes in Neovim: this side shows the file on disk; your changes stay in their buffer'
-      self.log:warn(warning)
+      -- Short enough for the label of half a screen; the message says it all.
+      warning = 'your unsaved edits are not shown'
+      self.log:warn(
+        name .. ' has unsaved changes in Neovim: the diff shows the file on disk; your changes stay in their buffer'
+      )
     end
     set_label(view.left_win, (old and 'On disk: ' or 'New file: ') .. name, warning)
-    local client = request.client and request.client.name or 'Proposal'
     set_label(
       view.right_win,
       ('%s · accept: %s · reject: %s'):format(
-        tostring(client),
+        client,
         self:_gestures('accept', ':w'),
         self:_gestures('reject', ':q')
       )
@@ -287,7 +292,19 @@ end
 
 function Diffs:_teardown(view)
   pcall(vim.api.nvim_del_augroup_by_id, view.group)
-  local was_current = view.tab ~= nil and vim.api.nvim_get_current_tabpage() == view.tab
+  self:_close_windows(view)
+  -- Neovim 0.7 in Terminal mode keeps the tab line of a closed tab page on screen (and its
+  -- row) until the tab pages change again: setting 'showtabline' lays the screen out anew.
+  if vim.api.nvim_get_mode().mode == 't' then
+    vim.o.showtabline = vim.o.showtabline
+  end
+end
+
+-- Closes the windows and buffers of the view; a user who was in one of them returns where
+-- they were.
+function Diffs:_close_windows(view)
+  local current = vim.api.nvim_get_current_win()
+  local was_current = current == view.left_win or current == view.right_win
   for _, win in ipairs({ view.right_win, view.left_win }) do
     if win and vim.api.nvim_win_is_valid(win) and not pcall(vim.api.nvim_win_close, win, true) then
       -- The last window of Neovim cannot close: give it an empty buffer instead.

@@ -1,14 +1,13 @@
 -- How a session's status reads to people: the status line, :TandemStatus, the CLIs' names.
 local M = {}
 
---- A connected CLI as people name it. Qwen Code reports the version of its IDE client
---- (always 1.0.0), not its own: only its name means something.
+--- A connected CLI as people name it: its name, and its version when the engine knows it.
 function M.client_label(client)
-  local name = tostring(client.name)
-  if client.version == nil or client.version == vim.NIL or name:find('^Qwen') then
-    return name
+  local version = client.version
+  if type(version) ~= 'string' or version == '' then
+    return tostring(client.name)
   end
-  return name .. ' ' .. tostring(client.version)
+  return tostring(client.name) .. ' ' .. version
 end
 
 local function names(clients)

@@ -80,6 +80,9 @@ describe('diff views in Neovim', { skip }, () => {
     assert.deepEqual(left?.lines, ['def area(r):', '    return 3 * r']);
     assert.equal(left?.modifiable, false);
     assert.match(left?.label ?? '', /On disk: shape\.py/);
+    // Buffer names a tab's label shows readably: the file and the side.
+    assert.equal(left?.name, `${scene.sandbox.workspace}/shape.py (on disk)`);
+    assert.equal(right?.name, `${scene.sandbox.workspace}/shape.py (Gemini CLI)`);
     assert.deepEqual(right?.lines, [
       'import math',
       '',
@@ -168,9 +171,7 @@ describe('diff views in Neovim', { skip }, () => {
     assert.equal((await diff.result).status, 'accepted');
     const tab = await waitFor('the diff to be gone', async () => {
       const view = await scene.session.currentTab();
-      return view.windows.length === 1 && !view.windows[0]?.name.startsWith('tandem://')
-        ? view
-        : undefined;
+      return view.windows.length === 1 && view.windows[0]?.buftype === '' ? view : undefined;
     });
     assert.deepEqual(tab.windows[0]?.lines, ['']);
     assert.equal(tab.windows[0]?.diff, false);
@@ -232,7 +233,7 @@ describe('diff views in Neovim', { skip }, () => {
     const tab = await diffTab(scene.session);
     const [left] = tab.windows;
     assert.deepEqual(left?.lines, ['saved line']);
-    assert.match(left?.label ?? '', /draft\.txt has unsaved changes in Neovim/);
+    assert.match(left?.label ?? '', /On disk: draft\.txt · .*your unsaved edits are not shown/);
     await scene.session.input(':w<CR>');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');

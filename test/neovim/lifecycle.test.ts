@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { startRealClient, type RealClient } from '@tandem/testkit';
+import { realClientIn, startRealClient, type RealClient } from '@tandem/testkit';
 import { NeovimSession, ROOT, Sandbox, skipReason, waitFor } from './neovim-session.js';
 
 const skip = skipReason({ sidecar: true });
@@ -126,6 +126,23 @@ describe('Tandem running in Neovim', { skip }, () => {
     assert.match(report, /OK:? connected: Gemini/);
     assert.doesNotMatch(report, /ERROR/);
     await session.command('bwipeout');
+  });
+
+  test('Qwen Code is shown by its name alone (the version it reports is not its own)', async () => {
+    const qwen = await realClientIn(sandbox, 'qwen');
+    try {
+      assert.equal((await qwen.connect()).status, 'connected');
+      await waitFor('Qwen Code in the status line', async () =>
+        (await session.lua<string>(`return require('tandem').statusline()`)).includes('Qwen Code')
+          ? true
+          : undefined,
+      );
+      const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
+      assert.match(printed, /Connected CLIs: .*Gemini CLI \d+\.\d+\.\d+/);
+      assert.match(printed, /Qwen Code(,|\n|$)/);
+    } finally {
+      await qwen.kill();
+    }
   });
 
   test(':TandemStop removes the discovery files and the environment; :TandemStart brings them back', async () => {

@@ -3,7 +3,7 @@
  * window takes over the screen, shows how to answer, and answers to the keys the user types.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startRealClient, type RealClient } from '@tandem/testkit';
@@ -58,6 +58,29 @@ describe('a diff on a real screen', { skip }, () => {
     await screen.waitFor(
       'the terminal again, in Terminal mode',
       (text) => !text.includes('accept: :w') && text.includes('-- TERMINAL --'),
+    );
+    await screen.pane.sendKeys('C-\\', 'C-n');
+    await screen.waitFor('Normal mode', (text) => !text.includes('-- TERMINAL --'));
+  });
+
+  test('a diff the CLI closes while the user types in its terminal leaves no tab behind', async () => {
+    const file = path.join(sandbox.workspace, 'src', 'stats.js');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, 'export const mean = 1;\n');
+    const diff = gemini.openDiff(file, 'export const mean = 2;\n');
+    await diff.opened;
+    const shown = await screen.waitForText('accept: :w');
+    // The tab's label names the file and the CLI.
+    assert.match(shown.split('\n')[0] ?? '', /s\/stats\.js \(Gemini CLI\)/);
+    // Back to the CLI's terminal, typing there (as when approving in the CLI).
+    await screen.pane.type('gT');
+    await screen.pane.type('i');
+    await screen.waitForText('-- TERMINAL --');
+    await gemini.resolveDiffFromCli(file, 'rejected');
+    assert.equal((await diff.result).status, 'rejected');
+    await screen.waitFor(
+      'the tab line gone with the diff tab',
+      (text) => text.includes('-- TERMINAL --') && !text.includes('stats.js'),
     );
     await screen.pane.sendKeys('C-\\', 'C-n');
     await screen.waitFor('Normal mode', (text) => !text.includes('-- TERMINAL --'));
