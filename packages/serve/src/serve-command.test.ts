@@ -10,12 +10,12 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type CommandIO } from '@tandem/command';
+import { waitFor } from '@tandem/testkit';
 import { serveCommand } from './serve-command.js';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
 import { listenOnLoopback } from '@tandem/core';
@@ -108,7 +108,7 @@ describe('tandem serve: the process', () => {
     serve = await startServe([], { cwd: workspace, env });
     const output = serve.stdout();
     assert.equal(output.match(/https?:\/\//g)?.length, 1, output);
-    assert.match(serve.url, /^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{22,}$/);
+    assert.match(serve.url, /^http:\/\/127\.0\.0\.1:\d+\/#[\w-]{22,}$/);
     assert.match(output, new RegExp(`Tandem is serving ${workspace}\\n`));
     assert.match(output, /gemini {2,}\(or: qwen\)/);
     const files = discoveryFiles();
@@ -128,12 +128,18 @@ describe('tandem serve: the process', () => {
     );
     assert.equal(lock.ideInfo.displayName, 'Tandem (browser)');
 
-    const signIn = await new Promise<number>((resolve, reject) => {
-      request(serve!.url, (response) => resolve(response.statusCode ?? 0))
-        .on('error', reject)
-        .end();
+    // What the page does with its URL: trade the fragment's secret, once, for its token.
+    const url = new URL(serve.url);
+    const signIn = await fetch(new URL('api/session', url), {
+      method: 'POST',
+      headers: { origin: url.origin, 'x-tandem-secret': url.hash.slice(1) },
     });
-    assert.equal(signIn, 303);
+    assert.equal(signIn.status, 200);
+    const next = await waitFor(
+      'the next URL',
+      () => /For another browser: (\S+)/.exec(serve!.stdout())?.[1],
+    );
+    assert.notEqual(new URL(next).hash, url.hash, 'a spent URL is not printed again');
 
     assert.equal(await serve.stop('SIGTERM'), 0);
     assert.deepEqual(discoveryFiles(), []);
