@@ -50,16 +50,18 @@
 (defun tandem-terminal-run (name command directory)
   "Run the shell COMMAND in a terminal buffer NAME, in DIRECTORY.
 Returns the buffer."
-  (let ((default-directory (file-name-as-directory directory))
-        (buffer-name (format "*%s*" name)))
+  (let* ((default-directory (file-name-as-directory directory))
+         (buffer-name (format "*%s*" name))
+         ;; Eat and vterm run a program with its arguments; a shell runs any command line.
+         (program (format "%s -c %s" shell-file-name (shell-quote-argument command))))
     (pcase (tandem-terminal--choice)
       ('eat
        (require 'eat)
        (let ((eat-buffer-name buffer-name))
-         (eat command)))
+         (eat program)))
       ('vterm
        (require 'vterm)
-       (let ((vterm-shell command))
+       (let ((vterm-shell program))
          (vterm buffer-name)))
       (_
        (require 'term)

@@ -5,10 +5,11 @@
  * answers there; the CLI writes the file, or leaves it alone.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
+  defaultEditor,
   editPrompt,
   finalText,
   inputPattern,
@@ -37,7 +38,18 @@ interface Scenario {
 }
 
 /** Emacs visits the file, then runs the CLI with `M-x tandem-run-<cli>` (which starts Tandem). */
-async function startInEmacs(t: TestContext, cli: CliName): Promise<Scenario> {
+/** Where Debian's elpa-vterm puts vterm, for the system's Emacs. */
+const VTERM = '/usr/share/emacs/site-lisp/elpa/vterm-0.0.2';
+
+/**
+ * Emacs visits the file, then runs the CLI with `M-x tandem-run-<cli>` (which starts Tandem)
+ * in the best terminal it has: `term` with nothing installed, vterm when `vterm` is on its path.
+ */
+async function startInEmacs(
+  t: TestContext,
+  cli: CliName,
+  terminal: 'term' | 'vterm' = 'term',
+): Promise<Scenario> {
   const sandbox = new Sandbox();
   const file = path.join(sandbox.workspace, 'notes.txt');
   writeFileSync(file, original);
@@ -57,7 +69,7 @@ async function startInEmacs(t: TestContext, cli: CliName): Promise<Scenario> {
       'env',
       `TANDEM_TEST_CLI=${command.shellLine}`,
       'TERM=xterm-256color',
-      ...launch.command('--eval', start),
+      ...launch.command(...(terminal === 'vterm' ? ['-L', VTERM] : []), '--eval', start),
     ],
     width: 160,
     height: 45,
@@ -65,10 +77,20 @@ async function startInEmacs(t: TestContext, cli: CliName): Promise<Scenario> {
   });
   const emacs = new EmacsSession(sandbox, screenOf(session), launch.socket);
   t.after(async () => {
+    // Quit Emacs first: its sidecar, not in the pane's process group, then cleans up at once.
+    await emacs.eval('(kill-emacs)').catch(() => undefined);
     await session.stop();
     sandbox.remove();
   });
   await emacs.ready();
+  const mode = terminal === 'vterm' ? 'vterm-mode' : 'term-mode';
+  await waitFor(`the CLI in ${mode}`, async () =>
+    (await emacs.text(
+      '(with-current-buffer (window-buffer (selected-window)) (symbol-name major-mode))',
+    )) === mode
+      ? true
+      : undefined,
+  );
   await askForTheEdit(session, emacs, file);
   return { session, emacs, file };
 }
@@ -181,4 +203,28 @@ for (const cli of ['gemini', 'qwen'] as const) {
       );
     },
   );
+}
+
+// vterm is Debian 12's package, for the system's Emacs; the newer Emacs roots have none.
+if (defaultEditor('emacs').editor?.label === '28.2') {
+  test(
+    'gemini in vterm: tandem-run-gemini picks it; C-c C-c, and the CLI writes the file',
+    { skip: skip || missingVterm(), timeout: 300_000 },
+    async (t) => {
+      const scenario = await startInEmacs(t, 'gemini', 'vterm');
+      await diffShown(scenario);
+      await scenario.emacs.press('C-c', 'C-c');
+      await scenario.session.waitForScreen((screen) => screen.includes(finalText), 120_000);
+      assert.equal(readFileSync(scenario.file, 'utf8'), proposed);
+    },
+  );
+} else {
+  console.log('# vterm: tested with the system Emacs only (Debian 12 packages it)');
+}
+
+function missingVterm(): string | false {
+  if (existsSync(VTERM)) return false;
+  if (process.env.CI) throw new Error(`${VTERM} is missing: CI installs elpa-vterm`);
+  console.log('# skipping: elpa-vterm is not installed');
+  return 'elpa-vterm is not installed';
 }
