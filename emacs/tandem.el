@@ -7,7 +7,7 @@
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: tools, convenience
-;; URL: https://github.com/tandem-ide/tandem
+;; URL: https://github.com/OWNER/tandem
 
 ;; This file is not part of GNU Emacs.
 
@@ -42,8 +42,7 @@
 (defgroup tandem nil
   "IDE mode of Gemini CLI and Qwen Code in Emacs."
   :group 'tools
-  :prefix "tandem-"
-  :link '(url-link :tag "Repository" "https://github.com/tandem-ide/tandem"))
+  :prefix "tandem-")
 
 (defcustom tandem-node-program "node"
   "The Node.js program that runs the sidecar."
