@@ -157,12 +157,14 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
                     (version . ,emacs-version) (pid . ,(emacs-pid))))
          (workspaceFolders . [,folder]))
        (lambda (err result)
-         (if (or err (not (numberp (alist-get 'port result))))
-             (progn
-               (tandem--fail session (format "the sidecar did not start: %s"
-                                             (or (alist-get 'message err) "unexpected reply to initialize")))
-               (tandem-rpc-close (tandem-session-rpc session) tandem-shutdown-timeout))
-           (tandem--running session result))))))
+         (cond
+          ;; Stopped while starting: nothing more to do.
+          ((not (eq (tandem-session-state session) 'starting)))
+          ((or err (not (numberp (alist-get 'port result))))
+           (tandem--fail session (format "the sidecar did not start: %s"
+                                         (or (alist-get 'message err) "unexpected reply to initialize")))
+           (tandem-rpc-close (tandem-session-rpc session) tandem-shutdown-timeout))
+          (t (tandem--running session result)))))))
     (tandem--changed)
     session))
 
