@@ -67,8 +67,11 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
   :risky t)
 
 (defconst tandem--directory
-  (file-name-directory (or load-file-name buffer-file-name))
-  "Where this package is.")
+  ;; Through symbolic links (straight.el builds a folder of links to the clone's files), and
+  ;; from the source beside a compiled file, to the clone that also holds the sidecar.
+  (let ((file (or load-file-name buffer-file-name)))
+    (file-name-directory (file-truename (concat (file-name-sans-extension file) ".el"))))
+  "The folder of this package's sources, in its clone of the repository.")
 
 (cl-defstruct (tandem-session (:constructor tandem-session--make)
                               (:copier nil))
