@@ -1,5 +1,5 @@
 import { readdir, realpath } from 'node:fs/promises';
-import { delimiter, join, relative, isAbsolute } from 'node:path';
+import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readSmallRegularFile } from '../discovery/safe-folder.js';
 import { isProcessAlive } from '../discovery/processes.js';
@@ -248,7 +248,8 @@ export async function tandemCommandFor(
   script: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
-  if (!script) return 'tandem';
+  // Run as anything but Tandem's own script (a test, say), the user's command is `tandem`.
+  if (!script || !/^tandem(\.js)?$/.test(basename(script))) return 'tandem';
   const self = await realOr(script);
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     const onPath = await realpath(join(dir, 'tandem')).catch(() => undefined);

@@ -119,12 +119,33 @@ describe('tandem doctor', () => {
     await scene.startEngine([ws]);
     const parsed = await report(ws);
     assert.equal(parsed.ok, false);
-    assert.deepEqual(codes(parsed), ['gemini:ide-mode-off', 'qwen:ide-mode-off']);
+    assert.deepEqual(codes(parsed), ['gemini:ide-mode-off', 'qwen:ide-mode-off', 'qwen:no-diffs']);
     assert.match(parsed.problems[0]?.fix ?? '', /\/ide enable/);
+    // Gemini CLI's first-run question offers an install that cannot work: say to answer No.
+    assert.match(parsed.problems[0]?.fix ?? '', /answer No .*then type \/ide enable/);
     assert.match(parsed.problems[1]?.fix ?? '', new RegExp(join(scene.qwenHome, 'settings.json')));
     const text = await doctor(ws);
     assert.match(text.stdout, /✗ IDE mode off/);
     assert.match(text.stdout, /would connect \(port \d+\) once IDE mode is on/);
+  });
+
+  test('Qwen Code in its default approval mode: connects, but no diff is ever shown', async () => {
+    scene.enableIdeMode(null);
+    const ws = scene.folder('ws');
+    const engine = await scene.startEngine([ws]);
+    const parsed = await report(ws);
+    assert.equal(parsed.ok, true);
+    assert.deepEqual(codes(parsed), ['qwen:no-diffs']);
+    assert.deepEqual(parsed.clients[1]?.approvalMode, { mode: 'auto', showsDiffs: false });
+    assert.match(parsed.problems[0]?.message ?? '', /diffs will never be shown/);
+    assert.match(parsed.problems[0]?.fix ?? '', /Type \/approval-mode default in Qwen Code/);
+    assert.match(parsed.problems[0]?.fix ?? '', /"tools": \{"approvalMode": "default"\}/);
+    const text = await doctor(ws);
+    assert.match(text.stdout, /! approval mode auto \(its default\): writes edits without asking/);
+    assert.match(
+      text.stdout,
+      new RegExp(`Qwen Code connects \\(port ${engine.port}\\) but shows no diffs`),
+    );
   });
 
   test('directory mismatch: the open folders and where to start the CLI', async () => {

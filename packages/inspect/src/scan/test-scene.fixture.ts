@@ -52,12 +52,19 @@ export class TestScene {
     return path;
   }
 
-  /** IDE mode on in both CLIs' user settings. */
-  enableIdeMode(): void {
+  /**
+   * IDE mode on in both CLIs' user settings, and Qwen Code in the approval mode that shows diffs
+   * (`qwenApprovalMode`; `null` leaves it to Qwen Code's default, which shows none).
+   */
+  enableIdeMode(qwenApprovalMode: string | null = 'default'): void {
     mkdirSync(join(this.home, '.gemini'), { recursive: true });
     writeFileSync(join(this.home, '.gemini', 'settings.json'), '{"ide": {"enabled": true}}');
     mkdirSync(this.qwenHome, { recursive: true });
-    writeFileSync(join(this.qwenHome, 'settings.json'), '{"ide": {"enabled": true}}');
+    const qwen = {
+      ide: { enabled: true },
+      ...(qwenApprovalMode && { tools: { approvalMode: qwenApprovalMode } }),
+    };
+    writeFileSync(join(this.qwenHome, 'settings.json'), JSON.stringify(qwen));
   }
 
   /**

@@ -27,6 +27,11 @@ export interface CliLaunchOptions {
    * test submits `editPrompt(edit)` itself, e.g. once `/ide status` shows the CLI connected.
    */
   promptAtStart?: boolean;
+  /**
+   * The `--approval-mode` the CLI starts with (default `default`, the mode that shows diffs);
+   * `null` starts it without the flag, in the mode its settings give, as a user would.
+   */
+  approvalMode?: string | null;
 }
 
 /** Everything needed to start the CLI in any terminal (tmux pane, editor terminal). */
@@ -128,6 +133,11 @@ interface Prepared {
   close(): Promise<void>;
 }
 
+function approvalModeArgs(options: CliLaunchOptions): string[] {
+  const mode = options.approvalMode === undefined ? 'default' : options.approvalMode;
+  return mode === null ? [] : ['--approval-mode', mode];
+}
+
 async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
   const { home, edit } = options;
   await writeJson(path.join(home, '.gemini', 'settings.json'), geminiSettings());
@@ -142,7 +152,7 @@ async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise
   };
   // The pinned model keeps the model router from taking a canned response.
   const args = [await binPath('@google/gemini-cli'), '-m', 'gemini-2.5-flash'];
-  args.push('--approval-mode', 'default', '--fake-responses-non-strict', responses);
+  args.push(...approvalModeArgs(options), '--fake-responses-non-strict', responses);
   if (options.promptAtStart !== false) args.push('-i', prompt);
   return { env, args, close: async () => undefined };
 }
@@ -151,7 +161,7 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
   const { home, edit } = options;
   const qwenHome = options.qwenHome ?? path.join(home, '.qwen');
   await writeJson(path.join(qwenHome, 'settings.json'), qwenSettings());
-  const args = [await binPath('@qwen-code/qwen-code'), '--approval-mode', 'default'];
+  const args = [await binPath('@qwen-code/qwen-code'), ...approvalModeArgs(options)];
   if (options.promptAtStart !== false) args.push('-i', prompt);
   const model = await FakeOpenAiModel.start({ prompt, edit });
   const env = {
