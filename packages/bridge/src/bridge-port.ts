@@ -1,4 +1,10 @@
-import type { ConnectedClient, DiffRequest, EditorPort } from '@tandem/core';
+import type {
+  CompanionWarning,
+  ConnectedClient,
+  DiffClosing,
+  DiffRequest,
+  EditorPort,
+} from '@tandem/core';
 import { editorReplies, STATUS_CLIENT_LIMIT } from './bridge-protocol.js';
 import type { JsonLinesPeer } from './json-lines-peer.js';
 
@@ -37,14 +43,18 @@ export class BridgePort implements EditorPort {
     );
   }
 
-  async closeDiff(id: string): Promise<string> {
+  async closeDiff(id: string, closing: DiffClosing): Promise<string> {
     const reply = await this.peer.request(
       'diff/close',
-      { id },
+      { id, ...closing },
       editorReplies['diff/close'],
       CLOSE_TIMEOUT_MS,
     );
     return reply.content;
+  }
+
+  warningsChanged(warnings: CompanionWarning[]): void {
+    this.peer.notify('warnings', { warnings });
   }
 
   clientsChanged(clients: ConnectedClient[]): void {

@@ -1,5 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import { Engine, isProcessAlive, type DiffAnswer, type Logger } from '@tandem/core';
+import {
+  Engine,
+  isProcessAlive,
+  tandemCommandFor,
+  type DiffAnswer,
+  type Logger,
+} from '@tandem/core';
 import { JSONRPCErrorCode, JSONRPCErrorException } from 'json-rpc-2.0';
 import { BridgePort } from './bridge-port.js';
 import {
@@ -93,16 +99,21 @@ export class BridgeSidecar {
       throw new JSONRPCErrorException('already initialized', JSONRPCErrorCode.InvalidRequest);
     }
     if (this.stopping) throw new Error('the sidecar is stopping');
-    this.starting = Engine.start({
-      editor: params.editor,
-      port: new BridgePort(this.peer, params.capabilities?.clientChanges === true),
-      workspaceFolders: params.workspaceFolders,
-      isTrusted: params.isTrusted,
-      discovery: params.discovery,
-      allowContainerHost: params.allowContainerHost,
-      showsDiffs: params.capabilities?.diffs ?? true,
-      log: this.log,
-    });
+    // How the user runs Tandem, for the commands the warnings print.
+    const tandemCommand = tandemCommandFor(process.argv[1], process.env);
+    this.starting = tandemCommand.then((tandem) =>
+      Engine.start({
+        editor: params.editor,
+        frontend: new BridgePort(this.peer, params.capabilities?.clientChanges === true),
+        workspaceFolders: params.workspaceFolders,
+        isTrusted: params.isTrusted,
+        discovery: params.discovery,
+        allowContainerHost: params.allowContainerHost,
+        showsDiffs: params.capabilities?.diffs ?? true,
+        tandemCommand: tandem,
+        log: this.log,
+      }),
+    );
     const engine = await this.starting;
     this.engine = engine;
     this.watchEditor(params.editor.pid);
@@ -113,6 +124,7 @@ export class BridgeSidecar {
       port: engine.port,
       env: engine.terminalEnv(),
       discoveryFiles: [...engine.discoveryFiles],
+      warnings: engine.warnings(),
     };
   }
 

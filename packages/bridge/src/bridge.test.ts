@@ -66,8 +66,11 @@ describe('tandem bridge with the real clients connected', () => {
       port: number;
       env: Record<string, string>;
       discoveryFiles: string[];
+      warnings: { code: string; message: string; fix: string }[];
     };
     assert.equal(result.protocol, '1.1');
+    // The sandbox's CLIs have IDE mode off: the editor learns it at once, with the fix.
+    assert.ok(result.warnings.some((w) => w.code === 'ide-mode-off' && /\/ide enable/.test(w.fix)));
     assert.deepEqual(result.capabilities, { diffAnswerReplies: true, clientChanges: true });
     discoveryFiles = result.discoveryFiles;
     assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
@@ -170,10 +173,14 @@ describe('tandem bridge with the real clients connected', () => {
       const result = await pending.result;
       assert.equal(result.status, 'accepted');
       assert.equal(result.content, 'proposal, edited in the editor\n');
-      await editor.waitFor(
+      const close = await editor.waitFor(
         (m) => m.method === 'diff/close' && m.params!.id === shown.id,
         'diff/close',
       );
+      // Why it closed, and what the CLI does with the edits, in the engine's words.
+      assert.equal(close.params!.reason, 'terminal');
+      assert.equal(close.params!.keepsEdits, client.kind === 'gemini');
+      assert.match(String(close.params!.editedMessage), /answered in its terminal/);
     }
   });
 
