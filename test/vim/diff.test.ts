@@ -217,7 +217,7 @@ describe('diff views in Vim', { skip }, () => {
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
     // The client writes the file itself, as the CLI does after an accept.
-    writeFileSync(file, result.status === 'accepted' ? result.content : '');
+    writeFileSync(file, result.status === 'accepted' ? (result.content ?? '') : '');
     await waitFor('the buffer to reload', async () => {
       const lines = await scene.vim.eval<string[]>(`getbufline(bufnr('reloaded.txt'), 1, '$')`);
       return lines.join('\n') === 'after' ? true : undefined;

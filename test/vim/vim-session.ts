@@ -114,19 +114,18 @@ export function vimEnv(sandbox: Sandbox, extra: Record<string, string> = {}) {
 }
 
 /**
- * The shell line that runs Vim in a pane: `env -u` because tmux puts TERM_PROGRAM into every
- * pane, and the CLIs must find Vim through Tandem alone.
+ * The command that runs Vim in a pane: `env -u` because tmux puts TERM_PROGRAM into every pane,
+ * and the CLIs must find Vim through Tandem alone.
  */
-export function vimShellLine(sandbox: Sandbox, options: VimOptions = {}): string {
-  const driverDir = path.join(sandbox.root, 'driver');
+export function vimArgv(sandbox: Sandbox, options: VimOptions = {}): string[] {
   const before = (options.before ?? []).flatMap((line) => ['--cmd', line]);
-  const argv = [
+  return [
     'env',
     '-u',
     'TERM_PROGRAM',
     '-u',
     'TERM_PROGRAM_VERSION',
-    `TANDEM_TEST_DIR=${driverDir}`,
+    `TANDEM_TEST_DIR=${driverDir(sandbox)}`,
     ...Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
     ...vimArgs(
       '--cmd',
@@ -137,7 +136,20 @@ export function vimShellLine(sandbox: Sandbox, options: VimOptions = {}): string
       ...(options.args ?? []),
     ),
   ];
-  return argv.map((word) => shellQuote(word)).join(' ');
+}
+
+/** Where Vim's test driver and the test exchange requests and replies. */
+function driverDir(sandbox: Sandbox): string {
+  return path.join(sandbox.root, 'driver');
+}
+
+/** What VimSession needs of the terminal Vim runs in: a tmux pane, or a CLI session's. */
+export interface Screen {
+  sendKeys(...keys: string[]): Promise<void>;
+  type(text: string): Promise<void>;
+  capture(): Promise<string>;
+  ending(): Promise<string | undefined>;
+  stop(): Promise<void>;
 }
 
 /** One Vim in a tmux pane of its own, in `sandbox.workspace`. */
@@ -146,25 +158,37 @@ export class VimSession {
 
   private constructor(
     readonly sandbox: Sandbox,
-    readonly pane: TmuxPane,
+    readonly pane: Screen,
     private readonly driverDir: string,
   ) {}
 
+  /** Prepares the driver's folder: call it before Vim starts. */
+  static prepare(sandbox: Sandbox): void {
+    rmSync(driverDir(sandbox), { recursive: true, force: true });
+    mkdirSync(driverDir(sandbox), { recursive: true });
+  }
+
+  /** Vim in a tmux pane of its own. */
   static async start(sandbox: Sandbox, options: VimOptions = {}): Promise<VimSession> {
-    const driverDir = path.join(sandbox.root, 'driver');
-    rmSync(driverDir, { recursive: true, force: true });
-    mkdirSync(driverDir, { recursive: true });
+    VimSession.prepare(sandbox);
     const tmuxDir = path.join(sandbox.root, 'tmux-vim');
     mkdirSync(tmuxDir, { recursive: true });
     const pane = await TmuxPane.start({
       dir: tmuxDir,
       cwd: sandbox.workspace,
-      shellLine: vimShellLine(sandbox, options),
+      shellLine: vimArgv(sandbox, options)
+        .map((word) => shellQuote(word))
+        .join(' '),
       env: vimEnv(sandbox),
       width: options.width ?? 160,
       height: options.height ?? 45,
     });
-    const session = new VimSession(sandbox, pane, driverDir);
+    return VimSession.attach(sandbox, pane);
+  }
+
+  /** The Vim started (after `prepare`) with `vimArgv(sandbox)` in `screen`. */
+  static async attach(sandbox: Sandbox, screen: Screen): Promise<VimSession> {
+    const session = new VimSession(sandbox, screen, driverDir(sandbox));
     await session.eval('1');
     return session;
   }
