@@ -27,16 +27,33 @@ export interface Review {
 
 export type ReviewOutcome = 'accepted' | 'rejected' | 'closed';
 
+/** Why the CLI closed a diff, and where the user's edits went (from the engine). */
+export interface ClosedNotice {
+  message: string;
+  /** The user's edited text, when their edits did or may not reach the file: keep it to copy. */
+  editedText?: string;
+}
+
+/** Something the user must know before a CLI silently does not do what they expect. */
+export interface ReviewWarning {
+  message: string;
+  fix: string;
+}
+
 /** Everything the page needs to draw itself from scratch. */
 export interface ReviewSnapshot {
   workspaceFolders: string[];
   clients: ReviewClient[];
   reviews: Review[];
+  warnings: ReviewWarning[];
 }
 
 /** One message of the event stream (`GET api/events`). */
 export type ReviewEvent =
   | { type: 'snapshot'; snapshot: ReviewSnapshot }
   | { type: 'opened'; review: Review }
-  | { type: 'closed'; id: string; outcome: ReviewOutcome }
-  | { type: 'clients'; clients: ReviewClient[] };
+  | { type: 'closed'; id: string; outcome: ReviewOutcome; notice?: ClosedNotice }
+  | { type: 'clients'; clients: ReviewClient[] }
+  | { type: 'warnings'; warnings: ReviewWarning[] }
+  /** `tandem serve` is stopping: this page's server is going away for good. */
+  | { type: 'stopped' };

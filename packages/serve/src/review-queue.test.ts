@@ -83,6 +83,44 @@ describe('ReviewQueue', () => {
     assert.deepEqual(sink.answers, [], 'a close is no answer');
   });
 
+  test("closed by the CLI: the engine's words, and the user's edited text kept to copy", async () => {
+    const { queue, changes } = setUp();
+    const closing = {
+      reason: 'terminal' as const,
+      message: 'plain',
+      editedMessage: 'edits not written',
+      keepsEdits: false,
+    };
+    await queue.showDiff(diff('a'));
+    await queue.closeDiff('a', closing);
+    assert.deepEqual(changes.at(-1), {
+      type: 'closed',
+      id: 'a',
+      outcome: 'closed',
+      notice: { message: 'plain' },
+    });
+    await queue.showDiff(diff('b'));
+    queue.updateDraft('b', 'my edit\n');
+    await queue.closeDiff('b', closing);
+    assert.deepEqual(changes.at(-1), {
+      type: 'closed',
+      id: 'b',
+      outcome: 'closed',
+      notice: { message: 'edits not written', editedText: 'my edit\n' },
+    });
+  });
+
+  test('warnings reach the page, and so does the end of the server', () => {
+    const { queue, changes } = setUp();
+    queue.warningsChanged([{ code: 'no-diffs', cli: 'qwen', message: 'm', fix: 'f' }]);
+    assert.deepEqual(queue.warnings(), [{ message: 'm', fix: 'f' }]);
+    queue.stopped();
+    assert.deepEqual(changes.slice(-2), [
+      { type: 'warnings', warnings: [{ message: 'm', fix: 'f' }] },
+      { type: 'stopped' },
+    ]);
+  });
+
   test('closeDiff of a diff that is not open rejects', async () => {
     const { queue } = setUp();
     await assert.rejects(queue.closeDiff('missing'), /not open/);

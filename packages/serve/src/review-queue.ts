@@ -1,11 +1,20 @@
 import type {
+  CompanionWarning,
   ConnectedClient,
   DiffAnswer,
+  DiffClosing,
   DiffRequest,
   EditorEvents,
   EditorPort,
 } from '@tandem/core';
-import type { Review, ReviewClient, ReviewEvent, ReviewOutcome } from './review-protocol.js';
+import type {
+  ClosedNotice,
+  Review,
+  ReviewClient,
+  ReviewEvent,
+  ReviewOutcome,
+  ReviewWarning,
+} from './review-protocol.js';
 
 /** The part of the engine that hears the user's answers. */
 export type DiffAnswers = Pick<EditorEvents, 'diffAccepted' | 'diffRejected'>;
@@ -19,6 +28,7 @@ export type ReviewChange = Exclude<ReviewEvent, { type: 'snapshot' }>;
 export class ReviewQueue implements EditorPort {
   private readonly reviews = new Map<string, Review>();
   private clientList: ReviewClient[] = [];
+  private warningList: ReviewWarning[] = [];
   private answers: DiffAnswers | undefined;
   private readonly listeners = new Set<(change: ReviewChange) => void>();
 
@@ -43,6 +53,20 @@ export class ReviewQueue implements EditorPort {
     return this.clientList;
   }
 
+  warnings(): ReviewWarning[] {
+    return this.warningList;
+  }
+
+  warningsChanged(warnings: CompanionWarning[]): void {
+    this.warningList = warnings.map(({ message, fix }) => ({ message, fix }));
+    this.emit({ type: 'warnings', warnings: this.warningList });
+  }
+
+  /** The server is going away: pages say so instead of waiting for it. */
+  stopped(): void {
+    this.emit({ type: 'stopped' });
+  }
+
   async showDiff(diff: DiffRequest): Promise<void> {
     if (this.reviews.has(diff.id)) throw new Error(`Diff ${diff.id} is already open`);
     const review: Review = {
@@ -58,10 +82,10 @@ export class ReviewQueue implements EditorPort {
     this.emit({ type: 'opened', review });
   }
 
-  async closeDiff(id: string): Promise<string> {
+  async closeDiff(id: string, closing?: DiffClosing): Promise<string> {
     const review = this.reviews.get(id);
     if (!review) throw new Error(`Diff ${id} is not open`);
-    this.finish(id, 'closed');
+    this.finish(id, 'closed', closing && closedNotice(review, closing));
     return review.draft;
   }
 
@@ -114,12 +138,19 @@ export class ReviewQueue implements EditorPort {
     return { ok: false, code: 'not-open', message };
   }
 
-  private finish(id: string, outcome: ReviewOutcome): void {
+  private finish(id: string, outcome: ReviewOutcome, notice?: ClosedNotice): void {
     this.reviews.delete(id);
-    this.emit({ type: 'closed', id, outcome });
+    this.emit({ type: 'closed', id, outcome, ...(notice && { notice }) });
   }
 
   private emit(change: ReviewChange): void {
     for (const listener of this.listeners) listener(change);
   }
+}
+
+/** What the page says of a diff the CLI closed: the engine's words, and the user's edits. */
+function closedNotice(review: Review, closing: DiffClosing): ClosedNotice {
+  return review.draft === review.proposal
+    ? { message: closing.message }
+    : { message: closing.editedMessage, editedText: review.draft };
 }

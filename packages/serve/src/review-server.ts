@@ -203,6 +203,7 @@ export class ReviewServer {
       workspaceFolders: this.options.workspaceFolders,
       clients: this.options.queue.clients(),
       reviews: this.options.queue.pending(),
+      warnings: this.options.queue.warnings(),
     };
   }
 

@@ -111,6 +111,13 @@ describe('tandem serve: the process', () => {
     assert.match(serve.url, /^http:\/\/127\.0\.0\.1:\d+\/#[\w-]{22,}$/);
     assert.match(output, new RegExp(`Tandem is serving ${workspace}\\n`));
     assert.match(output, /gemini {2,}\(or: qwen\)/);
+    // Gemini CLI's first-run offer to install an extension is a dead end: answer No.
+    assert.match(output, /answer No, then type \/ide enable/);
+    // The engine's warnings for this HOME, which has no settings: IDE mode off in both CLIs,
+    // and Qwen Code's default approval mode, which never shows a diff.
+    assert.match(output, /Before you start:\n {2}! IDE mode is off in Gemini CLI/);
+    assert.match(output, /! Qwen Code starts in approval mode "auto" \(its default\)/);
+    assert.match(output, /fix: Type \/approval-mode default in Qwen Code/);
     const files = discoveryFiles();
     assert.ok(
       files.some((file) => file.startsWith('gemini/gemini-ide-server-')),

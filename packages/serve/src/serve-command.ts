@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { realpath } from 'node:fs/promises';
-import { Engine, stderrLogger, type Logger } from '@tandem/core';
+import {
+  Engine,
+  stderrLogger,
+  tandemCommandFor,
+  type CompanionWarning,
+  type Logger,
+} from '@tandem/core';
 import {
   existingDirectory,
   parseCommandArgs,
@@ -95,8 +101,11 @@ async function serveUntilStopped(
         version: process.env.TANDEM_VERSION ?? '0.1.0',
         pid: process.pid,
       },
-      port: queue,
+      frontend: queue,
       workspaceFolders: [options.folder],
+      // The CLIs run in terminals of the user's own: the warnings say what those need.
+      ownTerminals: false,
+      tandemCommand: await tandemCommandFor(process.argv[1], io.env),
       log,
     });
   } catch (error) {
@@ -111,15 +120,18 @@ async function serveUntilStopped(
       `  Review page: ${server.url}\n\n` +
       `In another terminal, start Gemini CLI or Qwen Code in that folder:\n` +
       `  cd ${shellQuote(options.folder)} && gemini      (or: qwen)\n` +
-      `Each edit it proposes opens on the review page (with IDE mode on: /ide enable).\n` +
+      `Each edit it proposes opens on the review page once IDE mode is on: type /ide enable.\n` +
+      `If Gemini CLI asks to install an extension for Tandem, answer No, then type /ide enable.\n` +
       `Over SSH: ssh -L ${server.port}:127.0.0.1:${server.port} HOST, then open the page locally.\n` +
-      `Press Ctrl+C to stop; diffs still pending are rejected.\n`,
+      `Press Ctrl+C to stop; diffs still pending are rejected.\n` +
+      warningsText(engine.warnings()),
   );
   if (options.open) openInBrowser(server.url, io.env, log);
 
   const reason = await host.stopRequested;
   log.info(`${reason}: stopping`);
   // The engine first: it rejects what is pending while the page can still show it go.
+  queue.stopped();
   await engine.stop();
   await server.stop();
   return host.exitStatus;
@@ -164,6 +176,13 @@ function openInBrowser(url: string, env: NodeJS.ProcessEnv, log: Logger): void {
     if (code !== 0 && code !== null) warn(`exited with status ${code}`);
   });
   child.unref();
+}
+
+/** The engine's warnings, for the start-up message. */
+function warningsText(warnings: CompanionWarning[]): string {
+  if (warnings.length === 0) return '';
+  const lines = warnings.map((warning) => `  ! ${warning.message}\n    fix: ${warning.fix}\n`);
+  return `\nBefore you start:\n${lines.join('')}`;
 }
 
 function describe(error: unknown): string {
