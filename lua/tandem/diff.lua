@@ -117,8 +117,8 @@ function Diffs:_watch(view)
         self.log:error('this buffer is a proposal: :w accepts it, it cannot be written elsewhere')
         return
       end
-      -- 'modified' is reset once the engine takes the answer: until then `:wq` keeps the
-      -- window, which closes with the view when the answer is taken.
+      -- 'modified' stays set, so `:wq` keeps the window: it closes with the view once the
+      -- engine took the answer, and stays, with the engine's reason, if it refused.
       self:accept(view.id)
     end,
   })

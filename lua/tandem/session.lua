@@ -27,6 +27,7 @@ function Session.new(config)
     discovery_files = {},
     clients = {},
     group = nil,
+    quitting = false, -- Neovim is quitting: the windows are left as they are
     context = Context.new(),
     terminal_env = TerminalEnv.new(),
   }, Session)
@@ -162,7 +163,8 @@ function Session:_exited(bridge, code)
     return
   end
   self.bridge = nil
-  -- With the sidecar gone no answer can reach a CLI: just close the views.
+  -- The sidecar rejected the open diffs as it stopped, or, gone, can pass on no answer: the
+  -- views just close.
   self.diffs:close_all({ keep_windows = self.quitting })
   self.context:detach()
   self.reload:cancel_all()
@@ -191,7 +193,7 @@ function Session:stop(opts)
     self:_changed()
     return
   end
-  self.quitting = opts.quitting
+  self.quitting = opts.quitting == true
   self.state = 'stopping'
   self.context:detach()
   bridge:stop(opts.quitting and QUIT_TIMEOUT or STOP_TIMEOUT)
