@@ -105,11 +105,11 @@ describe('Tandem in vim -es', { skip }, () => {
     const errors = vimScript(
       sandbox,
       `
-      let g:tandem_cmd = ['true']
-      call assert_match('unknown CLI "nope": :Tandem takes one of gemini, qwen', execute('Tandem nope'))
-      let g:tandem_clis = {'missing': ['no-such-program-here']}
+      call assert_match('unknown CLI "nope": :Tandem takes one of gemini, missing, qwen', execute('Tandem nope'))
       call assert_match('.no-such-program-here. is not installed or not on PATH', execute('Tandem missing'))
+      call assert_notmatch('E\\d\\+:', execute('messages'))
       `,
+      [`let g:tandem_cmd = ['true']`, `let g:tandem_clis = {'missing': ['no-such-program-here']}`],
     );
     assert.deepEqual(errors, []);
   });
