@@ -91,24 +91,29 @@ export async function checkDiscovery(
   const files = await scanDiscoveryFiles(discoveryLocations(env, dir));
   const checks: CheckResult[] = [];
   const targets: DiscoveryFindings['targets'] = [];
+  const examined = new Set<string>();
   for (const prediction of diagnosis.clients) {
     const kind = prediction.client;
     const name = CLIENT_NAMES[kind];
     const chosen = files.find((file) => file.path === prediction.chosenFile);
-    if (!prediction.connected || prediction.port === undefined) {
-      checks.push(outcome(DISCOVERY_RULES.found, false, `${name}: ${prediction.status}`, [kind]));
-      continue;
-    }
-    const port = prediction.port;
+    // A CLI that refuses the companion (no ideInfo, say) still names the one it found.
+    const port = prediction.port ?? (chosen && fieldsOf(chosen).port);
+    const via = chosen ? ` through ${basename(chosen.path)}` : ' (through its port variable)';
     checks.push(
       outcome(
         DISCOVERY_RULES.found,
-        true,
-        `${name} connects to port ${port}${chosen ? ` through ${basename(chosen.path)}` : ' (through its port variable)'}`,
+        prediction.connected,
+        prediction.connected
+          ? `${name} connects to port ${port}${via}`
+          : `${name}: ${prediction.status}`,
         [kind],
       ),
     );
-    if (chosen) checks.push(...(await fileChecks(chosen, kind)));
+    if (chosen) {
+      examined.add(chosen.path);
+      checks.push(...(await fileChecks(chosen, kind)));
+    }
+    if (port === undefined) continue;
     const companionFiles = files.filter((file) => fieldsOf(file).port === port);
     const token =
       (chosen && fieldsOf(chosen).authToken) ??
@@ -126,6 +131,17 @@ export async function checkDiscovery(
       ...(ideInfo && { ideInfo }),
       files: companionFiles.map((file) => file.path),
     });
+  }
+  // A file the CLI passed over (Qwen Code deletes a lock whose editor is gone) is examined too,
+  // when it belongs to a companion found: it says why the CLI did not take it.
+  for (const kind of clients) {
+    for (const file of files) {
+      const port = fieldsOf(file).port;
+      if (file.kind !== PRIMARY_KIND[kind] || examined.has(file.path)) continue;
+      if (!targets.some((target) => target.port === port)) continue;
+      examined.add(file.path);
+      checks.push(...(await fileChecks(file, kind)));
+    }
   }
   return { checks, targets };
 }

@@ -1,0 +1,116 @@
+/**
+ * `tandem check` against a companion with one planted defect at a time: it must fail the check
+ * that names that defect (and a companion with none passes every check).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Sandbox } from '@tandem/testkit';
+import { BrokenCompanion, DEFECTS, type Defect } from './broken-companion.fixture.js';
+import { failures, runCheck, type PersonScript } from './check-run.fixture.js';
+
+/** The check each defect must fail. */
+const FAILS: Record<Defect, string> = {
+  'no-ide-info': 'discovery.ide-info',
+  'dead-ppid': 'discovery.ppid',
+  'world-readable': 'discovery.private',
+  'no-token': 'security.no-token',
+  'any-host': 'security.host',
+  'any-origin': 'security.origin',
+  'grants-cors': 'security.cors',
+  'reads-body-first': 'security.body-before-token',
+  'crashes-on-garbage': 'security.still-serving',
+  'no-event-stream': 'transport.event-stream',
+  'no-close-diff': 'transport.tools',
+  'no-context': 'transport.context',
+  'invalid-context': 'transport.notifications-valid',
+  'newest-session-only': 'sessions.routing',
+  'keeps-sessions': 'sessions.freed',
+  'open-diff-waits': 'diffs.open',
+  'normalizes-path': 'diffs.accepted',
+  'plain-close-diff': 'diffs.close-json',
+  'ignores-suppress': 'diffs.close-suppress',
+  'passes-empty-accept': 'diffs.empty-accept',
+  'writes-file': 'diffs.no-write',
+  'quit-leaves-diffs': 'diffs.quit-rejects',
+  'quit-leaves-files': 'diffs.quit-files',
+};
+
+/** The person at the broken companion's "editor", doing what each prompt asks. */
+function personAt(companion: BrokenCompanion): PersonScript {
+  return async (key, { pressEnter }) => {
+    const diff = companion.newestDiff();
+    if (!diff) throw new Error(`asked to ${key} with no diff open`);
+    switch (key) {
+      case 'accept':
+        await companion.accept(diff, `${diff.proposal}a line the person added\n`);
+        return;
+      case 'reject':
+        await companion.reject(diff);
+        return;
+      case 'edit':
+        companion.edit(diff, `${diff.proposal}an edit left in the editor\n`);
+        pressEnter();
+        return;
+      case 'empty':
+        if (!(await companion.accept(diff, ''))) await companion.reject(diff);
+        return;
+      case 'quit':
+        await companion.stop();
+        return;
+    }
+  };
+}
+
+describe('tandem check finds each planted defect', () => {
+  let sandbox: Sandbox;
+
+  before(() => {
+    sandbox = new Sandbox();
+  });
+
+  after(() => sandbox.remove());
+
+  async function check(defects: Defect[]) {
+    const { workspace } = sandbox;
+    const env = sandbox.env({ REMOTE_CONTAINERS: 'true' });
+    const companion = await BrokenCompanion.start(defects, { env, workspace });
+    try {
+      const interactive = defects.some((defect) => FAILS[defect].startsWith('diffs.'));
+      const run = await runCheck(
+        [
+          '--cwd',
+          workspace,
+          '--json',
+          '--time-limit',
+          '20',
+          ...(interactive ? ['--interactive'] : []),
+        ],
+        { env, cwd: workspace, person: personAt(companion) },
+      );
+      return { run, failed: failures(run.report) };
+    } finally {
+      await companion.stop();
+    }
+  }
+
+  it('a companion without defects passes every check, diffs included', async () => {
+    const { run, failed } = await check([]);
+    assert.deepEqual(failed, [], run.stderr);
+    assert.equal(run.status, 0);
+  });
+
+  for (const defect of DEFECTS) {
+    it(`${defect}: ${FAILS[defect]} fails`, async () => {
+      const { run, failed } = await check([defect]);
+      assert.ok(
+        failed.some((line) => line.startsWith(`${FAILS[defect]}:`)),
+        `expected ${FAILS[defect]} among the failures:\n${failed.join('\n')}\n${run.stderr}`,
+      );
+      const result = run
+        .report!.sections.flatMap((section) => section.checks)
+        .find((c) => c.id === FAILS[defect])!;
+      assert.ok(result.effect && result.fix, 'a failure says what the CLI does and how to fix it');
+      if (result.severity === 'breaks') assert.equal(run.status, 1);
+    });
+  }
+});
