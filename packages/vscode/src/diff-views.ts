@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffAnswer, DiffRequest, EditorPort } from '@tandem/core';
+import type { DiffAnswer, DiffClosing, DiffRequest, EditorPort } from '@tandem/core';
 
 /** The proposed side: an in-memory file the user edits; saving it accepts the proposal. */
 export const PROPOSAL_SCHEME = 'tandem-proposal';
@@ -93,12 +93,27 @@ export class DiffViews
     });
   }
 
-  async closeDiff(id: string): Promise<string> {
+  async closeDiff(id: string, closing: DiffClosing): Promise<string> {
     const view = this.views.get(id);
     if (!view) throw new Error(`no diff ${id} is open`);
     const content = this.currentText(view);
+    const language = this.document(view)?.languageId;
     view.answered = true;
     await this.close(view);
+    this.log.info(`${view.diff.filePath}: closed (${closing.reason}) ${closing.message}`);
+    const edited = content !== view.diff.newContent;
+    if (
+      this.shuttingDown ||
+      (!edited && (closing.reason === 'terminal' || closing.reason === 'replaced'))
+    ) {
+      return content;
+    }
+    if (edited && !closing.keepsEdits) {
+      // The user's edits reach no file: keep them where they can still take them.
+      const kept = await vscode.workspace.openTextDocument({ content, language });
+      await vscode.window.showTextDocument(kept, { preview: false });
+    }
+    void vscode.window.showWarningMessage(edited ? closing.editedMessage : closing.message);
     return content;
   }
 

@@ -11,6 +11,7 @@ import { WindowCompanion } from './window-companion.js';
 let companion: WindowCompanion | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activated = performance.now();
   const log = vscode.window.createOutputChannel('Tandem', { log: true });
   const started = new WindowCompanion(context, log);
   companion = started;
@@ -21,10 +22,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     { dispose: removeSignalHandlers },
   );
   void askAboutOfficialCompanions();
-  await started.start().catch((error: unknown) => {
-    log.error(`could not start: ${String(error)}`);
-    void vscode.window.showErrorMessage(`Tandem could not start: ${String(error)}`);
-  });
+  await started.start().then(
+    () => {
+      log.info(`ready ${(performance.now() - activated).toFixed(1)} ms after activation`);
+    },
+    (error: unknown) => {
+      log.error(`could not start: ${String(error)}`);
+      void vscode.window.showErrorMessage(`Tandem could not start: ${String(error)}`);
+    },
+  );
 }
 
 /** Window reload, quit, or the extension disabled: no CLI is left waiting on a diff. */

@@ -6,9 +6,7 @@ import { channelLogger } from './log-channel.js';
 import { serves } from './settings.js';
 import { StatusItem } from './status-item.js';
 import { Terminals } from './terminals.js';
-
-/** Context updates within this window leave as one: short, so that a key press shows at once. */
-const CONTEXT_DEBOUNCE_MS = 10;
+import { WarningNotices } from './warning-notices.js';
 
 /**
  * Tandem in one window: the engine, hosted in this extension host, and the parts of the window
@@ -19,6 +17,7 @@ export class WindowCompanion implements vscode.Disposable {
   private feed: ContextFeed | undefined;
   private readonly diffs: DiffViews;
   private readonly status = new StatusItem();
+  private readonly notices = new WarningNotices();
   private readonly terminals: Terminals;
   private readonly subscriptions: vscode.Disposable[];
   /** Starts and stops run one after the other. */
@@ -59,6 +58,7 @@ export class WindowCompanion implements vscode.Disposable {
       this.feed = new ContextFeed(engine);
       this.terminals.update(engine.terminalEnv());
       this.status.show(engine.clients(), engine.port);
+      this.notices.show(engine.warnings());
       this.log.info(`discovery files: ${engine.discoveryFiles.join(', ')}`);
     });
   }
@@ -106,8 +106,9 @@ export class WindowCompanion implements vscode.Disposable {
       },
       frontend: {
         showDiff: (diff) => this.diffs.showDiff(diff),
-        closeDiff: (id) => this.diffs.closeDiff(id),
+        closeDiff: (id, closing) => this.diffs.closeDiff(id, closing),
         clientsChanged: (clients) => this.clientsChanged(clients),
+        warningsChanged: (warnings) => this.notices.show(warnings),
       },
       workspaceFolders: workspaceFolders(),
       isTrusted: vscode.workspace.isTrusted,
@@ -119,7 +120,6 @@ export class WindowCompanion implements vscode.Disposable {
         // extension host: its grandparent, which Gemini CLI takes for the IDE, is our parent.
         ...(ideProcess !== undefined && { geminiIdePid: ideProcess }),
       },
-      contextDebounceMs: CONTEXT_DEBOUNCE_MS,
       log: channelLogger(this.log),
     };
   }

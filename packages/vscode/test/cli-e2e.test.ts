@@ -3,7 +3,6 @@
  * (code-server). The model proposes an edit; it opens in VS Code's diff editor; the user changes
  * it and saves; the CLI writes the changed text to the file.
  */
-import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -60,7 +59,12 @@ test(
     const ready = new RegExp(`${inputPattern.source}|${keybindingOffer.source}`);
     await waitUntil('the CLI to start', terminalShows(ready), 120_000, () => screen);
     if (keybindingOffer.test(screen)) await vscode.typeInTerminal('2');
-    await waitUntil('the CLI to wait for input', terminalShows(inputPattern), 120_000, () => screen);
+    await waitUntil(
+      'the CLI to wait for input',
+      terminalShows(inputPattern),
+      120_000,
+      () => screen,
+    );
     await vscode.typeInTerminal(editPrompt(edit));
     await vscode.waitForDiff('Gemini CLI');
     await vscode.typeInProposal('edited in VS Code\n');

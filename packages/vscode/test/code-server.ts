@@ -277,7 +277,7 @@ export class CodeServer {
    */
   async extensionHostCaughtUp(): Promise<void> {
     await this.runCommand('Tandem: Show the Log');
-    await this.page.locator('.part.panel .monaco-editor', { hasText: 'listening on' }).waitFor();
+    await this.page.locator('.part.panel .monaco-editor').waitFor();
   }
 
   /** Closes every notification toast (they cover the status bar and buttons). */

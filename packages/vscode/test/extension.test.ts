@@ -226,7 +226,6 @@ describe('VS Code going away with a diff pending', { skip, timeout: 600_000 }, (
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await waitUntil('the old discovery files to go', () => files.every((f) => !existsSync(f)));
     // The reloaded window starts again, with new files.
-    await vscode.open();
     const again = await vscode.waitForDiscovery();
     assert.ok(
       again.every((file) => !files.includes(file)),
