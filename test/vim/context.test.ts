@@ -107,10 +107,7 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
       await scene.vim.type('3G');
       await active((f) => f.path === other() && f.cursor?.line === 3);
       const files = scene.client.latestContext()?.workspaceState?.openFiles ?? [];
-      assert.deepEqual(
-        files.map((f) => path.basename(f.path)).sort(),
-        ['other.txt', 'wide.txt'],
-      );
+      assert.deepEqual(files.map((f) => path.basename(f.path)).sort(), ['other.txt', 'wide.txt']);
     });
 
     test(':bwipeout closes the file for the client', async () => {

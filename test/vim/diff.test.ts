@@ -83,7 +83,10 @@ describe('diff views in Vim', { skip }, () => {
     assert.equal(right?.current, true, 'the cursor is in the proposal');
     assert.equal(right?.filetype, 'python');
     assert.equal(left?.filetype, 'python');
-    assert.match(right?.label ?? '', /Gemini CLI · accept: :w or <leader>da · reject: :q or <leader>dr/);
+    assert.match(
+      right?.label ?? '',
+      /Gemini CLI · accept: :w or <leader>da · reject: :q or <leader>dr/,
+    );
     await waitFor('the hint on the screen', async () =>
       /accept: :w or <leader>da/.test(await scene.vim.screen()) ? true : undefined,
     );

@@ -17,10 +17,7 @@ const skip = skipReason();
 function vimScript(sandbox: Sandbox, script: string, before: string[] = []): string[] {
   const file = path.join(sandbox.root, 'script.vim');
   const errors = path.join(sandbox.root, 'errors.json');
-  writeFileSync(
-    file,
-    `${script}\ncall writefile([json_encode(v:errors)], '${errors}')\nqa!\n`,
-  );
+  writeFileSync(file, `${script}\ncall writefile([json_encode(v:errors)], '${errors}')\nqa!\n`);
   writeFileSync(errors, '["the script did not finish"]');
   const beforeArgs = before.flatMap((line) => ['--cmd', line]);
   const [program, ...args] = vimArgs('--cmd', 'let g:tandem_autostart = 0', ...beforeArgs);
@@ -180,22 +177,26 @@ describe('Tandem in vim -es', { skip }, () => {
     assert.deepEqual(errors, []);
   });
 
-  test('in Neovim, the Vim plugin file does nothing', { skip: !installed('nvim') && 'nvim is not installed' }, () => {
-    const run = spawnSync(
-      'nvim',
-      [
-        '--clean',
-        '--headless',
-        '--cmd',
-        `set rtp^=${ROOT}`,
-        '-c',
-        `lua io.stdout:write(vim.fn.exists('g:loaded_tandem_vim') .. ' ' .. vim.fn.exists(':TandemAccept'))`,
-        '-c',
-        'qa!',
-      ],
-      { env: sandbox.env(), encoding: 'utf8', timeout: 60_000 },
-    );
-    // The Lua plugin defines the commands; the Vim file stopped at its first line.
-    assert.equal(run.stdout.trim(), '0 2');
-  });
+  test(
+    'in Neovim, the Vim plugin file does nothing',
+    { skip: !installed('nvim') && 'nvim is not installed' },
+    () => {
+      const run = spawnSync(
+        'nvim',
+        [
+          '--clean',
+          '--headless',
+          '--cmd',
+          `set rtp^=${ROOT}`,
+          '-c',
+          `lua io.stdout:write(vim.fn.exists('g:loaded_tandem_vim') .. ' ' .. vim.fn.exists(':TandemAccept'))`,
+          '-c',
+          'qa!',
+        ],
+        { env: sandbox.env(), encoding: 'utf8', timeout: 60_000 },
+      );
+      // The Lua plugin defines the commands; the Vim file stopped at its first line.
+      assert.equal(run.stdout.trim(), '0 2');
+    },
+  );
 });
