@@ -20,6 +20,7 @@ export {
   type IdeModeSetting,
   type SettingsLayer,
 } from './clients/cli-settings.js';
+export { terminalAnswerClosing, unansweredClosing } from './clients/diff-rules.js';
 export {
   CLI_DISPLAY_NAMES,
   companionWarnings,

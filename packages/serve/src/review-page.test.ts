@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createServer } from 'node:http';
-import { listenOnLoopback, type DiffRequest } from '@tandem/core';
+import { listenOnLoopback, terminalAnswerClosing, type DiffRequest } from '@tandem/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumMissing, launchChromium } from '@tandem/testkit';
 import { ReviewQueue } from './review-queue.js';
@@ -201,6 +201,65 @@ describe('review page in Chromium', { skip: missing }, () => {
     await page.locator('.review').waitFor({ state: 'detached' });
     await page.locator('.toast', { hasText: 'Gemini CLI closed the diff of closing.ts' }).waitFor();
     assert.deepEqual(answers, []);
+  });
+
+  test('approved in Qwen Code after an edit on the page: what happened, and the edit kept to copy', async () => {
+    await queue.showDiff(
+      diff('terminal', { client: { sessionId: 's', name: 'Qwen Code', version: '' } }),
+    );
+    await typeAtEnd('// my edit\n');
+    await waitForDraft('terminal', '// my edit');
+    await queue.closeDiff('terminal', terminalAnswerClosing('Qwen Code'));
+    const notice = page.locator('.kept-edits');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /terminal\.ts: .*Your edits are not written/);
+    assert.equal(
+      await notice.locator('textarea').inputValue(),
+      'const a = 1;\nconst b = 3;\n// my edit\n',
+    );
+    // It stays until the user dismisses it.
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+  });
+
+  test('warnings from the engine are shown with their fix', async () => {
+    queue.warningsChanged([
+      {
+        code: 'no-diffs',
+        cli: 'qwen',
+        message: 'Qwen Code shows no diffs.',
+        fix: 'Type /approval-mode default.',
+      },
+    ]);
+    const warning = page.locator('.warnings .notice');
+    await warning.waitFor();
+    assert.match(
+      await warning.innerText(),
+      /Qwen Code shows no diffs\.\s+Type \/approval-mode default\./,
+    );
+  });
+
+  test('a server that stops says so: no CLI badge, and what to open instead', async () => {
+    queue.clientsChanged([{ sessionId: 's', name: 'Gemini CLI', version: '0.61.0' }]);
+    await page.locator('.clients .chip', { hasText: 'Gemini CLI' }).waitFor();
+    queue.stopped();
+    await page.locator('.connection[data-state="stopped"]').waitFor();
+    assert.match(
+      await page.locator('[role="alert"]').innerText(),
+      /tandem serve has stopped.*new URL/s,
+    );
+    assert.equal(await page.locator('.clients').innerText(), 'No CLI connected');
+  });
+
+  test('a server that vanishes without a word is found stopped too', async () => {
+    queue.clientsChanged([{ sessionId: 's', name: 'Gemini CLI', version: '0.61.0' }]);
+    await page.locator('.clients .chip', { hasText: 'Gemini CLI' }).waitFor();
+    await server.stop();
+    await page.locator('.connection[data-state="stopped"]').waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator('.clients').innerText(), 'No CLI connected');
+    // The browser logs each refused connection (until the page closes); nothing else may be.
+    await page.close();
+    pageProblems = pageProblems.filter((problem) => !/ERR_CONNECTION_REFUSED/.test(problem));
   });
 
   test('two diffs queue: the first is shown, then the second, each answered apart', async () => {

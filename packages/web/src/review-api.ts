@@ -3,7 +3,7 @@ import type { ReviewEvent } from '@tandem/serve/review-protocol';
 // Every address is relative to the page, so the page works under any host name and port
 // (an SSH tunnel, a proxy).
 
-export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out' | 'stopped';
 
 /** What became of a request about a diff; `refused` carries the engine's reason. */
 export type AnswerResult = 'done' | 'gone' | 'failed' | { refused: string };
@@ -45,12 +45,35 @@ export class ReviewApi {
     // EventSource sends no headers: the token goes in the stream's address.
     const source = new EventSource(`api/events?token=${encodeURIComponent(this.token)}`);
     source.onopen = () => onState('live');
-    source.onmessage = (message) => onEvent(JSON.parse(message.data) as ReviewEvent);
+    source.onmessage = (message) => {
+      const event = JSON.parse(message.data) as ReviewEvent;
+      onEvent(event);
+      // The server said it stops: it will not come back at this address.
+      if (event.type === 'stopped') onState('stopped');
+    };
     source.onerror = () => {
       // The browser retries a dropped stream by itself; a refused one stays closed.
-      if (source.readyState !== EventSource.CLOSED) return onState('reconnecting');
+      if (source.readyState !== EventSource.CLOSED) {
+        onState('reconnecting');
+        return void this.checkServer(source, onState);
+      }
       void this.retryAfterRefusal(onEvent, onState);
     };
+  }
+
+  /**
+   * While the browser retries: a server that does not answer at all has stopped (a restarted
+   * one listens elsewhere, with a new secret), and the page says so instead of waiting forever.
+   */
+  private async checkServer(
+    source: EventSource,
+    onState: (state: ConnectionState) => void,
+  ): Promise<void> {
+    const probe = await fetch('api/state', {
+      cache: 'no-store',
+      headers: { 'x-tandem-token': this.token },
+    }).catch(() => undefined);
+    if (source.readyState !== EventSource.OPEN && !probe) onState('stopped');
   }
 
   saveDraft(id: string, content: string): Promise<AnswerResult> {
@@ -77,7 +100,7 @@ export class ReviewApi {
       sessionStorage.removeItem(TOKEN_KEY);
       return onState('signed-out');
     }
-    onState('reconnecting');
+    onState(probe ? 'reconnecting' : 'stopped');
     setTimeout(() => this.listen(onEvent, onState), 2000);
   }
 

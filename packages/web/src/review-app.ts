@@ -1,10 +1,12 @@
 import { h } from './dom.js';
 import { displayPath } from './paths.js';
 import type {
+  ClosedNotice,
   Review,
   ReviewClient,
   ReviewEvent,
   ReviewOutcome,
+  ReviewWarning,
 } from '@tandem/serve/review-protocol';
 import type { ConnectionState, ReviewApi } from './review-api.js';
 import { ReviewPane } from './review-pane.js';
@@ -15,6 +17,7 @@ const connectionLabels: Record<ConnectionState, string> = {
   live: 'Live',
   reconnecting: 'Reconnecting…',
   'signed-out': 'Signed out',
+  stopped: 'Server stopped',
 };
 
 /**
@@ -24,6 +27,9 @@ const connectionLabels: Record<ConnectionState, string> = {
 export class ReviewApp {
   private workspaceFolders: string[] = [];
   private clients: ReviewClient[] = [];
+  private warnings: ReviewWarning[] = [];
+  /** The server has gone: only a live stream (the same server, back) undoes it. */
+  private stopped = false;
   /** In the order they arrived: the queue. */
   private readonly reviews = new Map<string, Review>();
   private readonly panes = new Map<string, ReviewPane>();
@@ -39,6 +45,10 @@ export class ReviewApp {
   private readonly main = h('main', { class: 'main' });
   private readonly emptyState = h('div', { class: 'empty' });
   private readonly toasts = h('div', { class: 'toasts', 'aria-live': 'polite' });
+  /** What stays until the user acts: the server's end, the warnings, edits the CLI did not take. */
+  private readonly notices = h('div', { class: 'notices', 'aria-live': 'polite' });
+  private readonly stoppedBanner = h('div', { class: 'notice notice-error', role: 'alert' });
+  private readonly warningList = h('div', { class: 'warnings' });
 
   /** `api`: the signed-in page's requests; none when the page is signed out. */
   constructor(
@@ -61,6 +71,7 @@ export class ReviewApp {
         this.clientList,
         this.connection,
       ),
+      this.notices,
       h(
         'div',
         { class: 'body' },
@@ -82,6 +93,8 @@ export class ReviewApp {
       this.toasts,
     );
     this.main.append(this.emptyState);
+    this.stoppedBanner.hidden = true;
+    this.notices.append(this.stoppedBanner, this.warningList);
     window.addEventListener('keydown', (event) => this.onKey(event), { capture: true });
     // A draft typed just before the tab closes still reaches the server.
     window.addEventListener('pagehide', () => {
@@ -96,6 +109,7 @@ export class ReviewApp {
       case 'snapshot': {
         this.workspaceFolders = event.snapshot.workspaceFolders;
         this.clients = event.snapshot.clients;
+        this.warnings = event.snapshot.warnings;
         const pending = new Set(event.snapshot.reviews.map((review) => review.id));
         for (const id of this.reviews.keys()) if (!pending.has(id)) this.remove(id);
         // Reviews already on the page keep their editors, with whatever the user typed.
@@ -108,16 +122,25 @@ export class ReviewApp {
         this.reviews.set(event.review.id, event.review);
         break;
       case 'closed':
-        this.closedElsewhere(event.id, event.outcome);
+        this.closedElsewhere(event.id, event.outcome, event.notice);
         break;
       case 'clients':
         this.clients = event.clients;
+        break;
+      case 'warnings':
+        this.warnings = event.warnings;
+        break;
+      case 'stopped':
         break;
     }
     this.render();
   }
 
   setConnection(state: ConnectionState): void {
+    if (state === 'stopped') this.showStopped();
+    if (state === 'live') this.stoppedBanner.hidden = !(this.stopped = false);
+    // Retries go on quietly: the page says the server stopped until it is live again.
+    if (this.stopped) state = 'stopped';
     this.connection.textContent = connectionLabels[state];
     this.connection.dataset.state = state;
     this.connection.title =
@@ -128,8 +151,37 @@ export class ReviewApp {
           : '';
   }
 
+  /**
+   * The server is gone: no CLI is connected through it any more, and a new `tandem serve` has a
+   * new address and secret, so this page cannot follow it.
+   */
+  private showStopped(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.clients = [];
+    this.stoppedBanner.replaceChildren(
+      h('strong', {}, 'tandem serve has stopped. '),
+      'No CLI is connected through this page, and what is still listed here can no longer be ' +
+        'answered. Start it again (',
+      h('code', {}, `tandem serve ${this.workspaceFolders[0] ?? 'DIR'}`),
+      ') and open the new URL it prints: every start has a new address and secret.',
+    );
+    this.stoppedBanner.hidden = false;
+    this.render();
+  }
+
   private render(): void {
     this.workspaceLabel.textContent = this.workspaceFolders.join(', ');
+    this.warningList.replaceChildren(
+      ...this.warnings.map((warning) =>
+        h(
+          'div',
+          { class: 'notice notice-warning' },
+          h('span', {}, warning.message),
+          h('span', { class: 'notice-fix' }, warning.fix),
+        ),
+      ),
+    );
     this.clientList.replaceChildren(
       ...(this.clients.length > 0
         ? this.clients.map((client) =>
@@ -238,16 +290,45 @@ export class ReviewApp {
     else this.toast(`Rejected ${name}.`);
   }
 
-  private closedElsewhere(id: string, outcome: ReviewOutcome): void {
+  private closedElsewhere(id: string, outcome: ReviewOutcome, notice?: ClosedNotice): void {
     const review = this.reviews.get(id);
     if (!review || this.answering.has(id)) return;
     const { name } = displayPath(review.filePath, this.workspaceFolders);
     this.remove(id);
-    this.toast(
-      outcome === 'closed'
-        ? `${review.client.name} closed the diff of ${name}.`
-        : `${name} was ${outcome} in another window.`,
+    if (notice?.editedText !== undefined) this.keepEdits(name, notice.message, notice.editedText);
+    else if (outcome !== 'closed') this.toast(`${name} was ${outcome} in another window.`);
+    else if (notice) this.toast(`${name}: ${notice.message}`);
+    else this.toast(`${review.client.name} closed the diff of ${name}.`);
+  }
+
+  /** The CLI closed a diff the user had edited: say what became of it, and keep the text. */
+  private keepEdits(name: string, message: string, text: string): void {
+    const copy = h('button', { type: 'button', class: 'action' }, 'Copy your text');
+    const dismiss = h('button', { type: 'button', class: 'action' }, 'Dismiss');
+    const area = h('textarea', {
+      class: 'kept-text',
+      readonly: '',
+      rows: '8',
+      'aria-label': `Your edited text of ${name}`,
+    });
+    area.value = text;
+    const notice = h(
+      'div',
+      { class: 'notice notice-warning kept-edits' },
+      h('strong', {}, `${name}: `),
+      message,
+      area,
+      h('div', { class: 'notice-actions' }, copy, dismiss),
     );
+    copy.addEventListener('click', () => {
+      area.select();
+      void navigator.clipboard.writeText(text).then(
+        () => (copy.textContent = 'Copied'),
+        () => (copy.textContent = 'Selected: press Ctrl+C'),
+      );
+    });
+    dismiss.addEventListener('click', () => notice.remove());
+    this.notices.append(notice);
   }
 
   /** Forgets a diff, selecting the one after it when it was the selected one. */
