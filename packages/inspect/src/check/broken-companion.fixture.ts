@@ -72,10 +72,10 @@ export class BrokenCompanion {
     defects: Defect[],
     options: { env: NodeJS.ProcessEnv; workspace: string },
   ): Promise<BrokenCompanion> {
-    let companion: BrokenCompanion | undefined;
+    const http = createServer();
+    const companion = new BrokenCompanion(new Set(defects), http);
     // A request the kit gives up on (an oversized body) ends here, unanswered.
-    const http = createServer((req, res) => void companion?.serve(req, res).catch(() => undefined));
-    companion = new BrokenCompanion(new Set(defects), http);
+    http.on('request', (req, res) => void companion.serve(req, res).catch(() => undefined));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     companion.port = (http.address() as AddressInfo).port;
     companion.writeFiles(options.env, options.workspace);

@@ -1,0 +1,121 @@
+/**
+ * `tandem check --interactive` against `tandem serve` in a process of its own, the person
+ * answering through the review page's own API (what the page sends when they click).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Sandbox, TANDEM, waitFor } from '@tandem/testkit';
+import { failures, runCheck } from './check-run.fixture.js';
+
+interface Review {
+  id: string;
+  proposal: string;
+  openedAt: number;
+}
+
+/** The review page's side of the API: signed in once with the printed URL's secret. */
+class ReviewPage {
+  private constructor(
+    private readonly origin: string,
+    private readonly token: string,
+  ) {}
+
+  static async open(url: string): Promise<ReviewPage> {
+    const origin = new URL(url).origin;
+    const reply = await fetch(`${origin}/api/session`, {
+      method: 'POST',
+      headers: { origin, 'x-tandem-secret': new URL(url).hash.slice(1) },
+    });
+    assert.equal(reply.status, 200, await reply.clone().text());
+    return new ReviewPage(origin, ((await reply.json()) as { token: string }).token);
+  }
+
+  /** The diff opened last, once the page lists it. */
+  newest(): Promise<Review> {
+    return waitFor('a diff on the review page', async () => {
+      const reply = await fetch(`${this.origin}/api/state`, {
+        headers: { 'x-tandem-token': this.token },
+      });
+      const { reviews } = (await reply.json()) as { reviews: Review[] };
+      return reviews.sort((a, b) => a.openedAt - b.openedAt).at(-1);
+    });
+  }
+
+  async act(id: string, action: 'draft' | 'accept' | 'reject', content?: string) {
+    const reply = await fetch(`${this.origin}/api/reviews/${encodeURIComponent(id)}/${action}`, {
+      method: action === 'draft' ? 'PUT' : 'POST',
+      headers: {
+        origin: this.origin,
+        'x-tandem-token': this.token,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(content === undefined ? {} : { content }),
+    });
+    return reply.status;
+  }
+}
+
+describe('tandem check against tandem serve', () => {
+  let sandbox: Sandbox;
+  let serve: ChildProcess;
+  let exited: Promise<number | null>;
+  let page: ReviewPage;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    // The built command, as a user runs it.
+    serve = spawn(process.execPath, [TANDEM, 'serve', sandbox.workspace], {
+      cwd: sandbox.workspace,
+      env: sandbox.env(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    exited = new Promise((resolve) => serve.once('exit', resolve));
+    let printed = '';
+    serve.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+    const url = await waitFor('the review page URL', () => /Review page: (\S+)/.exec(printed)?.[1]);
+    page = await ReviewPage.open(url);
+  });
+
+  after(async () => {
+    if (serve.exitCode === null && serve.signalCode === null) serve.kill('SIGKILL');
+    await exited;
+    sandbox.remove();
+  });
+
+  it('passes every check, the diffs answered on the review page', async () => {
+    const run = await runCheck(
+      ['--cwd', sandbox.workspace, '--interactive', '--time-limit', '60', '--json'],
+      {
+        env: sandbox.env({ REMOTE_CONTAINERS: 'true' }),
+        cwd: sandbox.workspace,
+        person: async (key, { pressEnter }) => {
+          const review = await page.newest();
+          switch (key) {
+            case 'accept':
+              assert.equal(await page.act(review.id, 'accept', `${review.proposal}added\n`), 204);
+              return;
+            case 'reject':
+              assert.equal(await page.act(review.id, 'reject'), 204);
+              return;
+            case 'edit':
+              assert.equal(await page.act(review.id, 'draft', `${review.proposal}edit\n`), 204);
+              pressEnter();
+              return;
+            case 'empty':
+              assert.equal(await page.act(review.id, 'accept', ''), 422, 'an emptied accept');
+              assert.equal(await page.act(review.id, 'reject'), 204);
+              return;
+            case 'quit':
+              serve.kill('SIGTERM');
+              return;
+          }
+        },
+      },
+    );
+    assert.deepEqual(failures(run.report), [], run.stderr);
+    assert.equal(run.status, 0);
+    assert.equal(run.report?.counts.skip, 0);
+    assert.equal(await exited, 0);
+  });
+});
