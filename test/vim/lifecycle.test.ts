@@ -1,0 +1,131 @@
+/**
+ * Tandem's life in real Vim: it starts with Vim, writes discovery files naming Vim and its PID,
+ * puts the sidecar's variables into Vim's environment for every later :terminal, follows :cd,
+ * shows the connected CLI, and stops cleanly.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { realClientIn, type RealClient } from '@tandem/testkit';
+import { Sandbox, skipReason, VimSession, waitFor, type TandemStatus } from './vim-session.js';
+
+const skip = skipReason({ sidecar: true });
+
+function json(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+describe('Tandem with Vim', { skip }, () => {
+  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: TandemStatus };
+  let gemini: RealClient | undefined;
+
+  before(async () => {
+    scene.sandbox = new Sandbox();
+    scene.vim = await VimSession.start(scene.sandbox);
+    scene.status = await scene.vim.waitForState('running');
+  });
+  after(async () => {
+    await gemini?.kill();
+    await scene.vim?.close();
+    scene.sandbox?.remove();
+  });
+
+  test('it starts with Vim; the discovery files name Vim, its PID and its folder', async () => {
+    const pid = await scene.vim.eval<number>('getpid()');
+    const files = scene.status.discovery_files;
+    const lock = files.find((file) => file.endsWith('.lock'));
+    const geminiFile = files.find((file) => path.basename(file).startsWith('gemini-ide-server-'));
+    assert.ok(lock && geminiFile, files.join(', '));
+    assert.equal(json(lock).ppid, pid, "Qwen's lock holds Vim's PID");
+    assert.deepEqual(json(geminiFile).ideInfo, { name: 'vim', displayName: 'Vim' });
+    assert.equal(json(geminiFile).workspacePath, scene.sandbox.workspace);
+  });
+
+  test("the sidecar's variables reach a :terminal opened later", async () => {
+    await scene.vim.ex('terminal ++close sh -c "printenv GEMINI_CLI_IDE_SERVER_PORT > port.out"');
+    const out = path.join(scene.sandbox.workspace, 'port.out');
+    await waitFor('port.out', () =>
+      existsSync(out) && readFileSync(out, 'utf8') !== '' ? true : undefined,
+    );
+    assert.equal(readFileSync(out, 'utf8').trim(), String(scene.status.port));
+  });
+
+  test('the status line names the connected CLI; :TandemStatus shows it', async () => {
+    gemini = await realClientIn(scene.sandbox, 'gemini');
+    assert.equal((await gemini.connect()).status, 'connected');
+    await waitFor('the status line', async () =>
+      (await scene.vim.eval<string>('tandem#statusline()')) === 'Tandem: Gemini CLI'
+        ? true
+        : undefined,
+    );
+    const shown = await scene.vim.eval<string>(`execute('TandemStatus')`);
+    assert.match(shown, /Tandem: running \(sidecar pid \d+\)/);
+    assert.match(shown, /Connected CLIs: Gemini CLI/);
+    assert.match(shown, new RegExp(`Port: ${scene.status.port}`));
+  });
+
+  test(':cd moves the workspace: the discovery files and the variables follow', async () => {
+    const sub = path.join(scene.sandbox.workspace, 'sub');
+    mkdirSync(sub);
+    await scene.vim.ex('cd sub');
+    const geminiFile = scene.status.discovery_files.find((file) =>
+      path.basename(file).startsWith('gemini-ide-server-'),
+    )!;
+    await waitFor('the discovery file to name the new folder', () =>
+      json(geminiFile).workspacePath === sub ? true : undefined,
+    );
+    await waitFor('the variable to follow', async () =>
+      (await scene.vim.eval<string>('$GEMINI_CLI_IDE_WORKSPACE_PATH')) === sub ? true : undefined,
+    );
+    await scene.vim.ex('cd ..');
+  });
+
+  test(':TandemStop removes the discovery files and the variables; :TandemStart again', async () => {
+    await scene.vim.ex('TandemStop');
+    await scene.vim.waitForState('stopped');
+    await waitFor('the discovery files to go', () =>
+      scene.status.discovery_files.some((file) => existsSync(file)) ? undefined : true,
+    );
+    assert.equal(await scene.vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), '');
+    assert.equal(await scene.vim.eval('tandem#statusline()'), '');
+    await scene.vim.ex('TandemStart');
+    const again = await scene.vim.waitForState('running');
+    assert.notEqual(again.port, null);
+    assert.equal(await scene.vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), String(again.port));
+  });
+});
+
+describe('g:tandem_autostart = 0', { skip }, () => {
+  test('nothing starts until :TandemStart', async () => {
+    const sandbox = new Sandbox();
+    const vim = await VimSession.start(sandbox, { before: ['let g:tandem_autostart = 0'] });
+    try {
+      assert.equal((await vim.status()).state, 'stopped');
+      assert.equal(existsSync(path.join(sandbox.qwenHome, 'ide')), false);
+      await vim.ex('TandemStart');
+      await vim.waitForState('running');
+    } finally {
+      await vim.close();
+      sandbox.remove();
+    }
+  });
+});
+
+describe('a sidecar that dies', { skip }, () => {
+  test('Tandem says so, and the variables are taken out', async () => {
+    const sandbox = new Sandbox();
+    const vim = await VimSession.start(sandbox);
+    try {
+      const status = await vim.waitForState('running');
+      process.kill(status.pid!, 'SIGKILL');
+      const failed = await vim.waitForState('failed');
+      assert.match(failed.error ?? '', /the sidecar exited/);
+      assert.equal(await vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), '');
+      assert.equal(await vim.eval('tandem#statusline()'), 'Tandem: failed');
+    } finally {
+      await vim.close();
+      sandbox.remove();
+    }
+  });
+});
