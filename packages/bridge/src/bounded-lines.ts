@@ -45,7 +45,7 @@ export function readBoundedLines(
       size += piece.length;
       return;
     }
-    head = Buffer.concat([...pieces, piece]).subarray(0, HEAD_BYTES);
+    head = firstBytes([...pieces, piece], HEAD_BYTES);
     pieces = [];
     size = 0;
   };
@@ -72,6 +72,17 @@ export function readBoundedLines(
   input.once('end', end);
   input.once('close', end);
   input.once('error', end);
+}
+
+function firstBytes(pieces: Buffer[], count: number): Buffer {
+  const first: Buffer[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    if (size >= count) break;
+    first.push(piece);
+    size += piece.length;
+  }
+  return Buffer.concat(first).subarray(0, count);
 }
 
 function decode(bytes: Buffer): string {

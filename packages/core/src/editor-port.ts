@@ -46,10 +46,12 @@ export const MAX_PROPOSAL_BYTES = 64 * 1024 * 1024;
 
 /**
  * What every frontend takes back as one answer (a bridge line, a request of the review page), so
- * that any proposal the engine accepted can be accepted back, edited: its text escaped as JSON,
- * where one UTF-16 unit takes at most 6 bytes (`\u0001`), and room for the rest of the message.
+ * that any proposal the engine accepted can be accepted back. The CLIs escape its text with
+ * `JSON.stringify`, within `MAX_PROPOSAL_BYTES`; any other JSON encoder takes at most three
+ * times as many bytes for the same text (`\u00e9` for `é`, `\u000a` for a newline, `\/`
+ * for `/`), plus room for the rest of the message.
  */
-export const MAX_ANSWER_BYTES = 6 * MAX_PROPOSAL_BYTES + 1024 * 1024;
+export const MAX_ANSWER_BYTES = 3 * MAX_PROPOSAL_BYTES + 1024 * 1024;
 
 /**
  * Why a diff view closes without the user's answer in it, and what becomes of the user's edits
