@@ -198,6 +198,19 @@ describe('diff views in Vim', { skip }, () => {
     await noDiffLeft(scene.vim);
   });
 
+  test('a 1 MiB proposal travels whole, both ways', async () => {
+    const file = scene.file('large.txt', 'small\n');
+    const line = `${'0123456789abcdef'.repeat(4)}\n`;
+    const large = line.repeat((1024 * 1024) / line.length);
+    const diff = scene.clients.gemini.openDiff(file, large);
+    await diff.opened;
+    await diffTab(scene.vim);
+    assert.equal(await scene.vim.eval(`line('$')`), large.length / line.length);
+    await scene.vim.ex('w');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: large });
+    await noDiffLeft(scene.vim);
+  });
+
   test('a new file diffs against an empty side', async () => {
     const file = scene.file('brand-new.txt');
     const diff = scene.clients.qwen.openDiff(file, 'fresh\n');
