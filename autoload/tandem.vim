@@ -138,9 +138,7 @@ function! s:App.request(method, params) abort
     call self.diffs.open(a:params)
     return {}
   elseif a:method ==# 'diff/close'
-    let id = get(a:params, 'id', v:null)
-    let view = self.diffs.find(id)
-    let content = self.diffs.close(id)
+    let [content, view] = self.diffs.close(get(a:params, 'id', v:null))
     " Approved in the terminal: the CLI writes the file now.
     call self.reload.after_write(view.path)
     return {'content': content}

@@ -306,15 +306,15 @@ function! s:Diffs.reject(...) abort
   endif
 endfunction
 
-" Closes a view on the CLI's request, without an answer; returns the proposal's text.
+" Closes a view on the CLI's request, without an answer; returns [the proposal's text, view].
 function! s:Diffs.close(id) abort
-  let view = get(self.views, a:id, {})
+  let view = index([v:t_string, v:t_number], type(a:id)) >= 0 ? get(self.views, a:id, {}) : {}
   if empty(view)
-    throw 'no open diff with id ' . a:id
+    throw 'no open diff with id ' . string(a:id)
   endif
   let content = self.proposal(view)
   call self.finish(view)
-  return content
+  return [content, view]
 endfunction
 
 " Ends every view. With {answer}, each open one gets a rejection; with {keep_windows} (Vim is
