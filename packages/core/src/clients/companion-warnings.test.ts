@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { RecordingEditor, Sandbox } from '@tandem/testkit';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
-import { companionWarnings, type WarningInput } from './companion-warnings.js';
+import { companionWarnings, tandemCommandFor, type WarningInput } from './companion-warnings.js';
 
 const sandbox = new Sandbox('tandem-warnings-');
 const engines: Engine[] = [];
@@ -108,5 +108,22 @@ describe('companion warnings', () => {
       ),
       [],
     );
+  });
+
+  test('the fixes name tandem as the user runs it: `tandem` once it is on PATH, else its path', async () => {
+    const cli = join(sandbox.root, 'clone', 'packages', 'cli');
+    mkdirSync(join(cli, 'bin'), { recursive: true });
+    mkdirSync(join(cli, 'dist'), { recursive: true });
+    writeFileSync(join(cli, 'bin', 'tandem.js'), '');
+    writeFileSync(join(cli, 'dist', 'tandem.js'), '');
+    const script = join(cli, 'dist', 'tandem.js');
+    const bin = join(sandbox.root, 'bin');
+    mkdirSync(bin);
+    assert.equal(await tandemCommandFor(script, { PATH: bin }), `node ${script}`);
+    // What `npm link -w @tandem/cli` makes: a `tandem` on PATH that leads to bin/tandem.js.
+    symlinkSync(join(cli, 'bin', 'tandem.js'), join(bin, 'tandem'));
+    assert.equal(await tandemCommandFor(script, { PATH: `/nowhere:${bin}` }), 'tandem');
+    // Run as anything else (a test), it is the plain name.
+    assert.equal(await tandemCommandFor('/x/some.test.ts', { PATH: '' }), 'tandem');
   });
 });

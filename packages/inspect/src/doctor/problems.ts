@@ -23,8 +23,9 @@ interface ProblemInput {
   tandem: string;
 }
 
-const START_COMPANION =
-  'Open this folder in an editor with its companion running (Neovim with the Tandem plugin, or `tandem serve DIR`), then start the CLI: it looks for the editor once, when it starts.';
+function startCompanion(input: ProblemInput): string {
+  return `Open this folder in an editor with its companion running (Neovim with the Tandem plugin, or \`${input.tandem} serve ${shellWord(input.dir)}\`), then start the CLI: it looks for the editor once, when it starts.`;
+}
 
 /** The problems a report shows, each with a concrete fix; errors first. */
 export function findProblems(input: ProblemInput): Problem[] {
@@ -132,7 +133,7 @@ function connectionProblem(client: ClientReport, input: ProblemInput): Found | u
       message: `${name} finds no discovery file for this folder${
         client.deletes ? ' (the lock files left are stale, and it deletes them)' : ''
       }, so it believes no editor is there ("IDE integration is not supported").`,
-      fix: START_COMPANION.replace('DIR', input.dir),
+      fix: startCompanion(input),
     };
   }
   if (!client.detectedIde) {
@@ -147,7 +148,7 @@ function connectionProblem(client: ClientReport, input: ProblemInput): Found | u
     return {
       code: 'no-companion',
       message: `${name} finds no discovery data for this folder.`,
-      fix: START_COMPANION.replace('DIR', input.dir),
+      fix: startCompanion(input),
     };
   }
   if (!client.connected) {
