@@ -173,7 +173,11 @@ export class JsonLinesPeer {
         this.log.warn(`ignored a reply to unknown request id ${JSON.stringify(id)}`);
         return;
       }
-      this.rpc.client.receive(message as never);
+      try {
+        this.rpc.client.receive(message as never);
+      } catch (error) {
+        this.log.warn(`ignored a reply to request ${id}: ${(error as Error).message}`);
+      }
       return;
     }
     if (typeof method !== 'string') {
@@ -189,7 +193,10 @@ export class JsonLinesPeer {
       else this.log.warn(`ignored unknown notification ${method}`);
       return;
     }
-    void this.rpc.receiveAndSend(message, undefined, undefined);
+    // The library rejects what is not JSON-RPC 2.0 (no `"jsonrpc": "2.0"`, say): answer that.
+    this.rpc.receiveAndSend(message, undefined, undefined).catch(() => {
+      this.replyError(id, JSONRPCErrorCode.InvalidRequest, 'Invalid Request: not JSON-RPC 2.0');
+    });
   }
 
   /** Refuses a line too long to read, for the message its first bytes name. */

@@ -196,7 +196,7 @@ describe('ReviewServer', () => {
 
   test('the secret is traded only from the page’s own origin', async () => {
     const secret = new URL(server.url).hash.slice(1);
-    for (const from of [{ origin: 'http://127.0.0.1:1' }, {}]) {
+    for (const from of [{ origin: 'http://127.0.0.1:1' }, {}] as Record<string, string>[]) {
       const reply = await send(server.port, '/api/session', {
         method: 'POST',
         headers: { ...from, 'x-tandem-secret': secret },
@@ -429,7 +429,7 @@ describe('ReviewServer sizes', () => {
     const pageDir = mkdtempSync(join(tmpdir(), 'tandem-review-page-'));
     writeFileSync(join(pageDir, 'index.html'), '<!doctype html><p>page</p>');
     const answers: number[] = [];
-    const queue = new ReviewQueue({ warn: () => {}, error: () => {} });
+    const queue = new ReviewQueue({ warn: () => {} });
     queue.answerTo({
       diffAccepted: (_id, content) => (answers.push(content.length), { ok: true as const }),
       diffRejected: () => ({ ok: true as const }),
