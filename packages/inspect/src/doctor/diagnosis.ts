@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { checkFiles, Prober, type CheckedFile, type NamedProcess } from '../scan/companions.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import { ideProcessFromTree } from '../scan/ide-process.js';
@@ -13,6 +13,7 @@ import {
   type DiscoveryKind,
   discoveryLocations,
   type DiscoveryLocations,
+  folderProblem,
 } from '@tandem/core';
 import type { ProbeResult } from '../scan/mcp-probe.js';
 import {
@@ -110,7 +111,16 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
   const environment = environmentReport(ctx);
   const fileReports = checked.map((file) => fileReport(file, dir));
   const tandem = await tandemCommandFor(process.argv[1], env);
-  const problems = findProblems({ dir, env, files: fileReports, clients, environment, tandem });
+  const unsafeFolders = await unsafeDiscoveryFolders(locations);
+  const problems = findProblems({
+    dir,
+    env,
+    files: fileReports,
+    clients,
+    environment,
+    tandem,
+    unsafeFolders,
+  });
   return {
     version: 1,
     dir,
@@ -197,4 +207,20 @@ function realPathOr(path: string): string {
   } catch {
     return path;
   }
+}
+
+/**
+ * The discovery folders that exist but another user could change: Tandem writes nothing there
+ * (the CLIs would read what that user put there, and it would read the token).
+ */
+async function unsafeDiscoveryFolders(
+  locations: DiscoveryLocations,
+): Promise<{ dir: string; why: string }[]> {
+  const found = [];
+  for (const dir of new Set([locations.geminiIdeDir, locations.qwenIdeDir])) {
+    if (!existsSync(dir)) continue;
+    const why = await folderProblem(dir);
+    if (why) found.push({ dir, why });
+  }
+  return found;
 }

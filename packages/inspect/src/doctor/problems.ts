@@ -21,6 +21,8 @@ interface ProblemInput {
   environment: EnvironmentReport;
   /** How the user runs Tandem, for the commands the fixes print. */
   tandem: string;
+  /** Discovery folders another user could change: Tandem's companions write nothing there. */
+  unsafeFolders: { dir: string; why: string }[];
 }
 
 function startCompanion(input: ProblemInput): string {
@@ -33,6 +35,7 @@ export function findProblems(input: ProblemInput): Problem[] {
     ...input.clients.flatMap((client) => clientProblems(client, input)),
     ...environmentProblems(input),
     ...staleFileProblems(input.files),
+    ...input.unsafeFolders.map(unsafeFolderProblem),
   ];
   const order = { error: 0, warning: 1, info: 2 };
   return problems.sort((a, b) => order[a.severity] - order[b.severity]);
@@ -218,6 +221,15 @@ function containerProblem(name: string, attempt: ConnectionAttempt, input: Probl
     code: 'container-host',
     message: `${marker} exists, so ${name} dials host.docker.internal:${attempt.port} instead of 127.0.0.1, and that fails (${attempt.probe.detail}).`,
     fix: `If the editor runs in this same container: eval "$(${input.tandem} env)" (it exports REMOTE_CONTAINERS=true), or export REMOTE_CONTAINERS=true, before starting the CLI; terminals the editor opens itself have it already. If the editor runs on the host, let its companion accept host.docker.internal (Tandem: allowContainerHost in the bridge \`initialize\`).`,
+  };
+}
+
+function unsafeFolderProblem({ dir, why }: { dir: string; why: string }): Problem {
+  return {
+    severity: 'error',
+    code: 'unsafe-discovery-folder',
+    message: `${why}. Tandem writes no discovery file there: another user could change what the CLIs read, or read the companion's token. The CLIs that look there do not find a Tandem editor.`,
+    fix: `If the folder is yours, make it private (chmod 700 ${shellWord(dir)}); if another user created it, ask them (or root) to remove it, or, for a folder under TMPDIR, start the editor and the CLIs with a private one (export TMPDIR=$XDG_RUNTIME_DIR).`,
   };
 }
 
