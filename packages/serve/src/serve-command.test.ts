@@ -8,14 +8,16 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type CommandIO } from '@tandem/command';
-import { waitFor } from '@tandem/testkit';
+import { Sandbox, waitFor } from '@tandem/testkit';
 import { serveCommand } from './serve-command.js';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
 import { listenOnLoopback } from '@tandem/core';
@@ -210,3 +212,23 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+describe('tandem serve in shared discovery folders', () => {
+  test('a FIFO and a link to /dev/zero posing as discovery files: the URL is printed, SIGTERM ends it', async () => {
+    const sandbox = new Sandbox();
+    let serve: ServeProcess | undefined;
+    try {
+      for (const dir of [join(sandbox.tmpDir, 'gemini', 'ide'), join(sandbox.qwenHome, 'ide')]) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        execFileSync('mkfifo', [join(dir, 'x.json')]);
+        symlinkSync('/dev/zero', join(dir, 'zero.json'));
+      }
+      serve = await startServe([], { cwd: sandbox.workspace, env: sandbox.env() });
+      assert.match(serve.url, /^http:\/\/127\.0\.0\.1:\d+\/#/);
+      assert.equal(await serve.stop('SIGTERM'), 0);
+    } finally {
+      await serve?.stop('SIGKILL');
+      await sandbox.remove();
+    }
+  });
+});

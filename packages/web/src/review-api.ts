@@ -121,7 +121,10 @@ export class ReviewApi {
       });
       if (response.ok) return 'done';
       if (response.status === 409) return 'gone';
-      if (response.status === 422) return { refused: await refusalMessage(response) };
+      // 422: the engine refused the answer; 413: larger than the server takes. Both say why.
+      if (response.status === 422 || response.status === 413) {
+        return { refused: await refusalMessage(response) };
+      }
       return 'failed';
     } catch {
       return 'failed';
