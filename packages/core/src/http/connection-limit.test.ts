@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { test } from 'node:test';
+import { memoryLogger, waitFor } from '@tandem/testkit';
+import { McpListener } from './mcp-listener.js';
+
+const TOKEN = 'a'.repeat(43);
+
+test('idle connections beyond the limit make room for a CLI; a CLI’s open stream is never cut', async () => {
+  const listener = new McpListener({
+    token: TOKEN,
+    allowContainerHost: false,
+    maxBodyBytes: 1024,
+    maxConnections: 4,
+    log: memoryLogger(),
+    // A GET is a CLI's event stream, open until it leaves; a POST is answered at once.
+    handle: async (incoming, _body, reply) => {
+      if (incoming.method === 'GET') {
+        const stream = new ReadableStream({
+          start: (c) => c.enqueue(new TextEncoder().encode(': open\n\n')),
+        });
+        return reply(new Response(stream, { headers: { 'content-type': 'text/event-stream' } }));
+      }
+      return reply(Response.json({ jsonrpc: '2.0', id: 1, result: {} }));
+    },
+  });
+  const port = await listener.listen();
+  const headers = { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}` };
+  const sockets: Socket[] = [];
+  try {
+    let streamClosed = false;
+    await new Promise<void>((resolve, reject) => {
+      request({ port, host: '127.0.0.1', path: '/mcp', headers }, (response) => {
+        response.once('data', () => resolve());
+        response.on('close', () => (streamClosed = true));
+      })
+        .on('error', reject)
+        .end();
+    });
+    for (let i = 0; i < 10; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      sockets.push(socket);
+      await new Promise((resolve) => socket.once('connect', resolve));
+    }
+    // The oldest idle connections were closed to keep within the limit.
+    await waitFor('idle connections closed', () =>
+      sockets.filter((s) => s.closed).length >= 7 ? true : undefined,
+    );
+    const status = await new Promise<number>((resolve, reject) => {
+      request(
+        {
+          port,
+          host: '127.0.0.1',
+          path: '/mcp',
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      )
+        .on('error', reject)
+        .end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    });
+    assert.equal(status, 200);
+    assert.equal(streamClosed, false, 'the open stream was kept');
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    await listener.close();
+  }
+});
