@@ -145,7 +145,7 @@ export class ReviewApp {
     this.connection.dataset.state = state;
     this.connection.title =
       state === 'signed-out'
-        ? 'Open the URL that tandem serve printed in its terminal again.'
+        ? 'Open the newest URL that tandem serve printed in its terminal: each opens one page.'
         : state === 'reconnecting'
           ? 'Is tandem serve still running?'
           : '';
