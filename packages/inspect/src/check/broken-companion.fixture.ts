@@ -59,8 +59,9 @@ export class BrokenCompanion {
   private readonly sessions = new Map<string, Session>();
   private newest?: Session;
   private readonly diffs = new Map<string, OpenDiff>();
-  private readonly token = randomUUID();
-  private port = 0;
+  readonly token = randomUUID();
+  private stopped = false;
+  port = 0;
 
   private constructor(
     private readonly defects: Set<Defect>,
@@ -80,6 +81,11 @@ export class BrokenCompanion {
     companion.port = (http.address() as AddressInfo).port;
     companion.writeFiles(options.env, options.workspace);
     return companion;
+  }
+
+  /** How many CLI sessions are open. */
+  get sessionCount(): number {
+    return this.sessions.size;
   }
 
   has(defect: Defect): boolean {
@@ -112,13 +118,20 @@ export class BrokenCompanion {
 
   /** The editor quits. */
   async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
     if (!this.has('quit-leaves-diffs')) {
       for (const diff of [...this.diffs.values()]) await this.reject(diff);
     }
-    if (!this.has('quit-leaves-files'))
+    if (!this.has('quit-leaves-files')) {
       for (const file of this.files) rmSync(file, { force: true });
-    this.http.closeAllConnections();
-    await new Promise((resolve) => this.http.close(resolve));
+    }
+    // Ending each transport ends its streams after their last bytes; then the sockets go.
+    for (const session of this.sessions.values()) await session.transport.close();
+    const closed = new Promise((resolve) => this.http.close(resolve));
+    this.http.closeIdleConnections();
+    setTimeout(() => this.http.closeAllConnections(), 1000).unref();
+    await closed;
   }
 
   private writeFiles(env: NodeJS.ProcessEnv, workspace: string): void {

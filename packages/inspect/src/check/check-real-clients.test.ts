@@ -1,0 +1,330 @@
+/**
+ * The judge of `tandem check`'s messages: for each check whose failure "breaks a real CLI", a
+ * companion with that defect planted makes the real IdeClient of Gemini CLI 0.61 / Qwen Code
+ * 0.24 fail the way the check's message says — and the same companion without the defect works.
+ * (Security and advice checks describe risks, not client failures: they are not judged here.)
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  editPrompt,
+  finalText,
+  inputPattern,
+  needsProgram,
+  realClientIn,
+  Sandbox,
+  startCliSession,
+  waitFor,
+  type CliSession,
+  type ClientKind,
+  type RealClient,
+} from '@tandem/testkit';
+import { BrokenCompanion, type Defect } from './broken-companion.fixture.js';
+
+/** Long enough for an answer that comes; the control case shows that it does. */
+const ANSWER_MS = 5000;
+const PROPOSAL = 'first line\nlast line\n';
+
+function settlesWithin(promise: Promise<unknown>, ms = ANSWER_MS): Promise<boolean> {
+  return Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
+}
+
+interface Scene {
+  sandbox: Sandbox;
+  companion: BrokenCompanion;
+  start(kind: ClientKind): Promise<RealClient>;
+  file: string;
+}
+
+interface Case {
+  /** The defect, or none for the control case. */
+  defect?: Defect;
+  /** The check whose message this proves. */
+  check: string;
+  clients: ClientKind[];
+  /** Starts the client(s) and shows what they do. */
+  prove(scene: Scene, kind: ClientKind): Promise<void>;
+}
+
+async function openAndWait(client: RealClient, companion: BrokenCompanion, filePath: string) {
+  const diff = client.openDiff(filePath, PROPOSAL);
+  await diff.opened;
+  const open = companion.newestDiff();
+  assert.ok(open, 'the companion has the diff');
+  return { diff, open };
+}
+
+const CASES: Case[] = [
+  {
+    check: 'none (the control case: every round trip works)',
+    clients: ['gemini', 'qwen'],
+    async prove({ companion, start, file }, kind) {
+      const client = await start(kind);
+      assert.equal(client.detectedIde?.displayName, 'Broken Editor');
+      const state = await client.connect();
+      assert.equal(state.status, 'connected', state.details);
+      assert.equal(state.diffingEnabled, true);
+      assert.ok(await client.waitForContext((c) => c?.workspaceState?.openFiles?.length === 1));
+      const accepted = await openAndWait(client, companion, file);
+      await companion.accept(accepted.open, `${PROPOSAL}edit\n`);
+      assert.deepEqual(await accepted.diff.result, {
+        status: 'accepted',
+        content: `${PROPOSAL}edit\n`,
+      });
+      const closed = await openAndWait(client, companion, file);
+      companion.edit(closed.open, `${PROPOSAL}draft\n`);
+      assert.equal(await client.closeDiff(file), `${PROPOSAL}draft\n`);
+      await closed.diff.result;
+      const left = await openAndWait(client, companion, file);
+      await companion.stop();
+      assert.equal((await left.diff.result).status, 'rejected');
+    },
+  },
+  {
+    defect: 'no-ide-info',
+    check: 'discovery.ide-info',
+    clients: ['gemini', 'qwen'],
+    async prove({ start }, kind) {
+      const client = await start(kind);
+      assert.equal(client.detectedIde, undefined, 'no IDE detected: "not supported"');
+      assert.notEqual((await client.connect()).status, 'connected');
+    },
+  },
+  {
+    defect: 'dead-ppid',
+    check: 'discovery.ppid',
+    clients: ['qwen'],
+    async prove({ companion, start }, kind) {
+      const lock = companion.files.find((file) => file.endsWith('.lock'))!;
+      const client = await start(kind);
+      assert.equal(existsSync(lock), false, 'Qwen Code deleted the lock');
+      assert.notEqual((await client.connect()).status, 'connected');
+    },
+  },
+  {
+    defect: 'quit-leaves-files',
+    check: 'diffs.quit-files',
+    clients: ['gemini', 'qwen'],
+    async prove({ companion, start }, kind) {
+      await companion.stop();
+      const client = await start(kind);
+      const state = await client.connect();
+      assert.equal(state.status, 'disconnected');
+      assert.match(state.details ?? '', /Failed to connect|connection error/i);
+    },
+  },
+  {
+    defect: 'no-event-stream',
+    check: 'transport.event-stream',
+    clients: ['gemini', 'qwen'],
+    async prove({ start }, kind) {
+      const client = await start(kind);
+      assert.equal((await client.connect()).status, 'connected', 'it connects...');
+      const context = client.waitForContext((c) => c !== undefined, ANSWER_MS);
+      assert.equal(await settlesWithin(context.catch(() => new Promise(() => undefined))), false);
+      assert.equal(client.latestContext(), undefined, '...but no notification reaches it');
+    },
+  },
+  {
+    defect: 'no-context',
+    check: 'transport.context',
+    clients: ['gemini', 'qwen'],
+    async prove({ start }, kind) {
+      const client = await start(kind);
+      assert.equal((await client.connect()).status, 'connected');
+      const context = client.waitForContext((c) => c !== undefined, ANSWER_MS);
+      assert.equal(await settlesWithin(context.catch(() => new Promise(() => undefined))), false);
+    },
+  },
+  {
+    defect: 'no-close-diff',
+    check: 'transport.tools',
+    clients: ['gemini', 'qwen'],
+    async prove({ start }, kind) {
+      const client = await start(kind);
+      const state = await client.connect();
+      assert.equal(state.status, 'connected');
+      assert.equal(state.diffingEnabled, false, 'diffing is off');
+    },
+  },
+  {
+    defect: 'invalid-context',
+    check: 'transport.notifications-valid',
+    clients: ['gemini', 'qwen'],
+    async prove({ start }, kind) {
+      const client = await start(kind);
+      await client.connect();
+      await client.waitForStatus('disconnected');
+    },
+  },
+  {
+    defect: 'crashes-on-garbage',
+    check: 'security.still-serving',
+    clients: ['gemini', 'qwen'],
+    async prove({ companion, start }, kind) {
+      const client = await start(kind);
+      assert.equal((await client.connect()).status, 'connected');
+      await sendGarbage(companion.port, companion.token);
+      await client.waitForStatus('disconnected');
+    },
+  },
+  {
+    defect: 'newest-session-only',
+    check: 'sessions.routing',
+    clients: ['gemini'],
+    async prove({ start, file }) {
+      const older = await start('gemini');
+      assert.equal((await older.connect()).status, 'connected');
+      const newer = await start('qwen');
+      assert.equal((await newer.connect()).status, 'connected');
+      assert.equal(await settlesWithin(older.openDiff(file, PROPOSAL).opened), false);
+      await newer.openDiff(`${file}.2`, PROPOSAL).opened;
+    },
+  },
+  {
+    defect: 'normalizes-path',
+    check: 'diffs.accepted',
+    clients: ['gemini', 'qwen'],
+    async prove({ companion, start, file }, kind) {
+      const client = await start(kind);
+      await client.connect();
+      const { diff, open } = await openAndWait(client, companion, file);
+      await companion.accept(open, `${PROPOSAL}edit\n`);
+      assert.equal(await settlesWithin(diff.result), false, 'the diff stays pending');
+    },
+  },
+  {
+    defect: 'plain-close-diff',
+    check: 'diffs.close-json',
+    clients: ['gemini', 'qwen'],
+    async prove({ companion, start, file }, kind) {
+      const client = await start(kind);
+      await client.connect();
+      const { open } = await openAndWait(client, companion, file);
+      companion.edit(open, `${PROPOSAL}draft\n`);
+      assert.notEqual(await client.closeDiff(file), `${PROPOSAL}draft\n`, 'the edits are lost');
+    },
+  },
+  {
+    defect: 'quit-leaves-diffs',
+    check: 'diffs.quit-rejects',
+    clients: ['gemini', 'qwen'],
+    async prove({ companion, start, file }, kind) {
+      const client = await start(kind);
+      await client.connect();
+      const { diff } = await openAndWait(client, companion, file);
+      await companion.stop();
+      assert.equal(await settlesWithin(diff.result), false, 'the diff stays pending');
+    },
+  },
+];
+
+/**
+ * An emptied proposal accepted as `content: ""`: only the whole CLI shows what happens (its
+ * edit tool, not its IdeClient, reads "" as "use the proposal"), so this runs the real CLI in
+ * tmux against a fake model.
+ */
+for (const cli of ['gemini', 'qwen'] as const) {
+  describe(`passes-empty-accept → diffs.empty-accept, the whole ${cli}`, () => {
+    it('writes its proposal, not the emptied file', async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      const sandbox = new Sandbox();
+      const env = sandbox.env();
+      const companion = await BrokenCompanion.start(['passes-empty-accept'], {
+        env,
+        workspace: sandbox.workspace,
+      });
+      const file = join(sandbox.workspace, 'notes.txt');
+      writeFileSync(file, 'the original\n');
+      const started: { session?: CliSession } = {};
+      t.after(async () => {
+        await started.session?.stop();
+        await companion.stop();
+        sandbox.remove();
+      });
+      const edit = { filePath: file, content: PROPOSAL };
+      const session = await startCliSession({
+        cli,
+        cwd: sandbox.workspace,
+        home: sandbox.home,
+        tmpDir: sandbox.tmpDir,
+        qwenHome: sandbox.qwenHome,
+        edit,
+        promptAtStart: false,
+      });
+      started.session = session;
+      await waitFor('the CLI to connect', () => companion.sessionCount > 0 || undefined, 120_000);
+      await session.waitForScreen(inputPattern);
+      await session.submit(editPrompt(edit));
+      const diff = await waitFor('the diff', () => companion.newestDiff(), 120_000);
+      assert.equal(await companion.accept(diff, ''), true);
+      await session.waitForScreen((screen) => screen.includes(finalText), 120_000);
+      assert.equal(readFileSync(file, 'utf8'), PROPOSAL, 'the user emptied it; the CLI wrote it');
+    });
+  });
+}
+
+/** A body that is not JSON, with the token. */
+function sendGarbage(port: number, token: string): Promise<void> {
+  return new Promise((resolve) => {
+    request({
+      host: '127.0.0.1',
+      port,
+      path: '/mcp',
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    })
+      .on('response', (res) => res.resume().on('end', resolve))
+      .on('error', () => resolve())
+      .end('{"jsonrpc": ');
+  });
+}
+
+for (const entry of CASES) {
+  for (const kind of entry.clients) {
+    describe(`${entry.defect ?? 'no defect'} → ${entry.check}`, () => {
+      let sandbox: Sandbox;
+      let companion: BrokenCompanion;
+      const clients: RealClient[] = [];
+
+      before(async () => {
+        sandbox = new Sandbox();
+        companion = await BrokenCompanion.start(entry.defect ? [entry.defect] : [], {
+          env: sandbox.env(),
+          workspace: sandbox.workspace,
+        });
+      });
+
+      after(async () => {
+        await Promise.all(clients.map((client) => client.kill()));
+        await companion.stop();
+        sandbox.remove();
+      });
+
+      it(`the real ${kind === 'gemini' ? 'Gemini CLI' : 'Qwen Code'} client fails as the check says`, async () => {
+        await entry.prove(
+          {
+            sandbox,
+            companion,
+            file: join(sandbox.workspace, 'tandem check ü.txt'),
+            start: async (which) => {
+              const client = await realClientIn(sandbox, which);
+              clients.push(client);
+              return client;
+            },
+          },
+          kind,
+        );
+      });
+    });
+  }
+}
