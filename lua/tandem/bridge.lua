@@ -15,11 +15,35 @@ local function table_or_empty(value)
   return type(value) == 'table' and value or {}
 end
 
+local function string_or_nil(value)
+  return type(value) == 'string' and value or nil
+end
+
+-- What the user must know before a CLI silently does not do what they expect (the engine's
+-- warnings): `{ code, cli?, message, fix? }` each.
+local function warnings_of(list)
+  local warnings = {}
+  for _, warning in ipairs(table_or_empty(list)) do
+    if type(warning) == 'table' and type(warning.message) == 'string' then
+      warnings[#warnings + 1] = {
+        code = tostring(warning.code),
+        cli = string_or_nil(warning.cli),
+        message = warning.message,
+        fix = string_or_nil(warning.fix),
+      }
+    end
+  end
+  return warnings
+end
+
 --- Starts the sidecar `cmd`.
 --- @param editor { show_diff: fun(diff: { id: string, path: string, old: string|nil, new: string, client: table|nil }),
----   close_diff: fun(id: string): string, clients_changed: fun(clients: table[]),
----   env_changed: fun(env: table), log: fun(line: string), exited: fun(code: integer) }
+---   close_diff: fun(id: string, closing: table): string, clients_changed: fun(clients: table[]),
+---   warnings_changed: fun(warnings: table[]), env_changed: fun(env: table),
+---   log: fun(line: string), exited: fun(code: integer) }
 ---   `show_diff` and `close_diff` raise an error (the reply the sidecar gets) when they cannot.
+---   `closing` says why the CLI closed the diff: `{ reason?, message?, edited_message?,
+---   keeps_edits }` (`keeps_edits` false: edits made in the view reach no file).
 --- @return table|nil bridge, string|nil error
 function Bridge.start(cmd, editor)
   local self = setmetatable({ editor = editor, answers_are_requests = false }, Bridge)
@@ -59,7 +83,15 @@ function Bridge:_request(method, params)
     })
     return vim.empty_dict()
   elseif method == 'diff/close' then
-    return { content = self.editor.close_diff(params.id) }
+    return {
+      content = self.editor.close_diff(params.id, {
+        reason = string_or_nil(params.reason),
+        message = string_or_nil(params.message),
+        edited_message = string_or_nil(params.editedMessage),
+        -- A sidecar that does not say keeps nothing back: Gemini CLI writes the returned text.
+        keeps_edits = params.keepsEdits ~= false,
+      }),
+    }
   end
   return nil
 end
@@ -70,6 +102,8 @@ function Bridge:_notification(method, params)
     self.editor.env_changed(table_or_empty(params.env))
   elseif method == 'status' then
     self.editor.clients_changed(table_or_empty(params.clients))
+  elseif method == 'warnings' then
+    self.editor.warnings_changed(warnings_of(params.warnings))
   end
 end
 
@@ -78,7 +112,8 @@ function Bridge:pid()
   return self.rpc:pid()
 end
 
---- `callback(err, session)`: `session` is `{ port, env, discovery_files }`, `err` a message.
+--- `callback(err, session)`: `session` is `{ port, env, discovery_files, warnings }`, `err` a
+--- message.
 --- @param editor { name: string, display_name: string, version: string, pid: integer, folders: string[] }
 function Bridge:initialize(editor, callback)
   self.rpc:request('initialize', {
@@ -95,6 +130,7 @@ function Bridge:initialize(editor, callback)
       port = result.port,
       env = table_or_empty(result.env),
       discovery_files = table_or_empty(result.discoveryFiles),
+      warnings = warnings_of(result.warnings),
     })
   end)
 end

@@ -153,6 +153,7 @@ function Diffs:open(request)
   local view = {
     id = id,
     path = path,
+    proposed = new,
     shape = shape,
     origin_tab = vim.api.nvim_get_current_tabpage(),
     origin_win = vim.api.nvim_get_current_win(),
@@ -168,6 +169,7 @@ function Diffs:open(request)
     -- Named after the file and the side, relative to the current folder, as a tab's label
     -- shows them: "src/stats.js (Gemini CLI)".
     local relative = vim.fn.fnamemodify(path, ':.')
+    view.relative_name = relative
     view.left_buf = scratch(
       unique_name(('%s (%s)'):format(relative, old and 'on disk' or 'new file')),
       old and (text.to_lines(old)) or {},
@@ -365,14 +367,33 @@ function Diffs:reject(id)
   self:_answer(require_view(self, id), 'rejected')
 end
 
+-- Keeps `content` in a listed scratch buffer of its own, for the user to copy from; returns it.
+function Diffs:_keep(view, content)
+  local buf = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, (text.to_lines(content)))
+  vim.api.nvim_buf_set_name(buf, unique_name(view.relative_name .. ' (your edits)'))
+  vim.bo[buf].filetype = vim.bo[view.right_buf].filetype
+  return buf
+end
+
 --- Closes a view on the CLI's request, without an outcome; returns the proposal's text and
---- the view.
-function Diffs:close(id)
+--- the view. `closing` (see bridge.lua) says why, for the log; edits that reach no file are
+--- kept in a buffer of their own, and the user is told where in one short line (a longer one
+--- would stop Neovim at a hit-enter prompt, in the middle of typing in the CLI).
+function Diffs:close(id, closing)
   local view = self.views[id]
   if not view then
     error('no open diff with id ' .. tostring(id), 0)
   end
   local content = self:_proposal(view)
+  local edited = content ~= view.proposed
+  local why = edited and closing.edited_message or closing.message
+  if why then
+    self.log:info(why)
+  end
+  if edited and not closing.keeps_edits then
+    self.log:warn(('your edits to %s were not written: :buffer %d'):format(view.relative_name, self:_keep(view, content)))
+  end
   self:_finish(view)
   return content, view
 end

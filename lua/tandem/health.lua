@@ -110,6 +110,13 @@ local function check_connection(h, session)
   for _, client in ipairs(status.clients) do
     h.ok('connected: ' .. status_text.client_label(client))
   end
+  for _, warning in ipairs(status.warnings) do
+    if warning.fix then
+      h.warn(warning.message, { warning.fix })
+    else
+      h.warn(warning.message)
+    end
+  end
 end
 
 function M.check()

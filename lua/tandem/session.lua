@@ -26,6 +26,7 @@ function Session.new(config)
     port = nil,
     discovery_files = {},
     clients = {},
+    warnings = {},
     group = nil,
     quitting = false, -- Neovim is quitting: the windows are left as they are
     context = Context.new(),
@@ -74,14 +75,17 @@ function Session:start()
     show_diff = function(diff)
       self.diffs:open(diff)
     end,
-    close_diff = function(id)
-      local content, view = self.diffs:close(id)
+    close_diff = function(id, closing)
+      local content, view = self.diffs:close(id, closing)
       -- Approved in the terminal: the CLI writes the file now.
       self.reload:after_write(view.path)
       return content
     end,
     clients_changed = function(clients)
       self:_clients_changed(clients)
+    end,
+    warnings_changed = function(warnings)
+      self:_warnings_changed(warnings)
     end,
     env_changed = function(env)
       self.terminal_env:set(env)
@@ -132,6 +136,15 @@ function Session:_running(result)
   self.terminal_env:set(result.env)
   self.context:attach(self.bridge)
   self.log:info(('listening on port %d'):format(self.port))
+  self:_warnings_changed(result.warnings)
+end
+
+-- Shown by :TandemStatus and :checkhealth; written to the log.
+function Session:_warnings_changed(warnings)
+  self.warnings = warnings
+  for _, warning in ipairs(warnings) do
+    self.log:info(('warning (%s): %s %s'):format(warning.code, warning.message, warning.fix or ''))
+  end
   self:_changed()
 end
 
@@ -169,7 +182,7 @@ function Session:_exited(bridge, code)
   self.context:detach()
   self.reload:cancel_all()
   self.terminal_env:clear()
-  self.port, self.discovery_files, self.clients = nil, {}, {}
+  self.port, self.discovery_files, self.clients, self.warnings = nil, {}, {}, {}
   if self.group then
     pcall(vim.api.nvim_del_augroup_by_id, self.group)
     self.group = nil
@@ -228,6 +241,7 @@ function Session:status()
     pid = self.bridge and self.bridge:pid() or nil,
     port = self.port,
     clients = self.clients,
+    warnings = self.warnings,
     discovery_files = self.discovery_files,
     env = self.terminal_env:get(),
     diffs = vim.tbl_map(function(view)

@@ -10,6 +10,11 @@ function M.client_label(client)
   return tostring(client.name) .. ' ' .. version
 end
 
+--- A warning of the engine as one line: what goes wrong, then what to do.
+function M.warning_text(warning)
+  return warning.message .. (warning.fix and (' ' .. warning.fix) or '')
+end
+
 local function names(clients)
   local list = {}
   for _, client in ipairs(clients) do
@@ -44,6 +49,9 @@ function M.print(status)
   lines[#lines + 1] = { 'Workspace: ' .. table.concat(s.workspace_folders, ', ') }
   local clients = vim.tbl_map(M.client_label, s.clients)
   lines[#lines + 1] = { 'Connected CLIs: ' .. (#clients > 0 and table.concat(clients, ', ') or 'none') }
+  for _, warning in ipairs(s.warnings) do
+    lines[#lines + 1] = { 'Warning: ' .. M.warning_text(warning), 'WarningMsg' }
+  end
   lines[#lines + 1] = { 'Discovery files:' .. (#s.discovery_files > 0 and '' or ' none') }
   for _, file in ipairs(s.discovery_files) do
     lines[#lines + 1] = { '  ' .. file }

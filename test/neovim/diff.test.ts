@@ -247,6 +247,36 @@ describe('diff views in Neovim', { skip }, () => {
     await scene.session.command('bwipeout!');
   });
 
+  test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
+    const qwen = await connectedClient(scene.sandbox, 'qwen');
+    try {
+      const filePath = path.join(scene.sandbox.workspace, 'kept.txt');
+      writeFileSync(filePath, 'one\n');
+      const diff = qwen.openDiff(filePath, 'two\n');
+      await diff.opened;
+      await diffTab(scene.session);
+      await scene.session.input('Amine<Esc>');
+      await qwen.resolveDiffFromCli(filePath, 'accepted');
+      await diff.result;
+      await noDiffLeft(scene.session);
+      const kept = await waitFor('the buffer with the edits', async () => {
+        const buf = await scene.session.lua<number>('return vim.fn.bufnr(...)', [
+          `${filePath} (your edits)`,
+        ]);
+        return buf > 0 ? buf : undefined;
+      });
+      assert.deepEqual(await scene.session.lines(kept), ['twomine']);
+      const messages = await scene.session.lua<string>(`return vim.fn.execute('messages')`);
+      assert.match(
+        messages,
+        new RegExp(`your edits to kept\\.txt were not written: :buffer ${kept}`),
+      );
+      await scene.session.command(`bwipeout ${kept}`);
+    } finally {
+      await qwen.kill();
+    }
+  });
+
   test('two CLIs, two diffs of one file at once, each in its own tab with its own answer', async () => {
     const qwen = await connectedClient(scene.sandbox, 'qwen');
     try {

@@ -57,6 +57,24 @@ describe('Tandem running in Neovim', { skip }, () => {
     assert.equal(qwen.ppid, await session.lua<number>('return vim.fn.getpid()'));
   });
 
+  test("the engine's warnings are in :TandemStatus and :checkhealth, with their fixes", async () => {
+    const { warnings } = await session.lua<{
+      warnings: { code: string; cli?: string; message: string; fix?: string }[];
+    }>(`return require('tandem').status()`);
+    // The sandbox's settings leave IDE mode off.
+    const ideModeOff = warnings.find((w) => w.code === 'ide-mode-off' && w.cli === 'gemini');
+    assert.ok(ideModeOff, JSON.stringify(warnings));
+    const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
+    for (const warning of warnings) {
+      assert.ok(printed.includes(`Warning: ${warning.message} ${warning.fix ?? ''}`.trim()));
+    }
+    await session.command('checkhealth tandem');
+    const report = (await session.lines()).join('\n');
+    assert.ok(report.includes(ideModeOff.message), report);
+    assert.ok(report.includes('/ide enable'), report);
+    await session.command('bwipeout');
+  });
+
   test("the sidecar's environment is Neovim's, so a terminal opened later inherits it", async () => {
     const status = await session.status();
     const port = String(status.port);
