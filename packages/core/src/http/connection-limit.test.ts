@@ -7,7 +7,7 @@ import { McpListener } from './mcp-listener.js';
 
 const TOKEN = 'a'.repeat(43);
 
-test('idle connections beyond the limit make room for a CLI; a CLI’s open stream is never cut', async () => {
+test('idle connections beyond the limit make room for a CLI; a CLI’s stream and its keep-alive connection are kept', async () => {
   const listener = new McpListener({
     token: TOKEN,
     allowContainerHost: false,
@@ -38,6 +38,17 @@ test('idle connections beyond the limit make room for a CLI; a CLI’s open stre
         .on('error', reject)
         .end();
     });
+    // A CLI's keep-alive connection, idle between two requests.
+    const cli = connect(port, '127.0.0.1');
+    const post =
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+    let cliReplies = 0;
+    cli.on('data', (chunk: Buffer) => {
+      cliReplies += chunk.toString().match(/^HTTP\/1\.1 200/gm)?.length ?? 0;
+    });
+    cli.write(post);
+    await waitFor('the first reply to the CLI', () => (cliReplies === 1 ? true : undefined));
     for (let i = 0; i < 10; i++) {
       const socket = connect(port, '127.0.0.1');
       socket.on('error', () => undefined);
@@ -46,7 +57,7 @@ test('idle connections beyond the limit make room for a CLI; a CLI’s open stre
     }
     // The oldest idle connections were closed to keep within the limit.
     await waitFor('idle connections closed', () =>
-      sockets.filter((s) => s.closed).length >= 7 ? true : undefined,
+      sockets.filter((s) => s.closed).length >= 8 ? true : undefined,
     );
     const status = await new Promise<number>((resolve, reject) => {
       request(
@@ -67,6 +78,10 @@ test('idle connections beyond the limit make room for a CLI; a CLI’s open stre
     });
     assert.equal(status, 200);
     assert.equal(streamClosed, false, 'the open stream was kept');
+    assert.equal(cli.closed, false, 'the CLI’s idle connection was kept');
+    cli.write(post);
+    await waitFor('the second reply to the CLI', () => (cliReplies === 2 ? true : undefined));
+    cli.destroy();
   } finally {
     for (const socket of sockets) socket.destroy();
     await listener.close();

@@ -36,8 +36,11 @@ export class McpListener {
   private guard: GuardOptions | undefined;
   /** Responses still being written, so that closing lets their last bytes out. */
   private readonly inFlight = new Set<Promise<void>>();
-  /** Every open connection, oldest first, with how many of its requests are under way. */
-  private readonly connections = new Map<Socket, { requests: number }>();
+  /**
+   * Every open connection, oldest first: how many of its requests are under way, and whether it
+   * has carried a request with the token.
+   */
+  private readonly connections = new Map<Socket, { requests: number; trusted: boolean }>();
   private readonly maxConnections: number;
 
   constructor(private readonly options: McpListenerOptions) {
@@ -46,6 +49,7 @@ export class McpListener {
       const connection = this.connections.get(req.socket);
       if (connection) {
         connection.requests += 1;
+        connection.trusted ||= this.guard !== undefined && !checkRequest(req.headers, this.guard);
         res.once('close', () => (connection.requests -= 1));
       }
       this.serve(req, res).catch((error: unknown) => {
@@ -62,17 +66,19 @@ export class McpListener {
   /**
    * Keeps the connections within the limit, so that idle ones (opened by anyone on this machine,
    * no token needed) can never use up the process's file descriptors and lock a CLI out: when
-   * full, the oldest connection with no request under way makes room; a CLI's open stream is
-   * never cut for a newcomer.
+   * full, the oldest connection with no request under way makes room, one that never showed the
+   * token first (a CLI's idle keep-alive connection only when there is no other); a CLI's open
+   * stream is never cut for a newcomer.
    */
   private admit(socket: Socket): void {
     if (this.connections.size >= this.maxConnections) {
-      const idle = [...this.connections].find(([, { requests }]) => requests === 0)?.[0];
-      if (!idle) return void socket.destroy();
-      this.connections.delete(idle);
-      idle.destroy();
+      const idle = [...this.connections].filter(([, { requests }]) => requests === 0);
+      const victim = (idle.find(([, { trusted }]) => !trusted) ?? idle[0])?.[0];
+      if (!victim) return void socket.destroy();
+      this.connections.delete(victim);
+      victim.destroy();
     }
-    this.connections.set(socket, { requests: 0 });
+    this.connections.set(socket, { requests: 0, trusted: false });
     socket.once('close', () => this.connections.delete(socket));
   }
 
