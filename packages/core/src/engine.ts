@@ -119,7 +119,10 @@ export class Engine implements EditorEvents {
         ownTerminals: options.ownTerminals ?? true,
         showsDiffs: options.showsDiffs ?? true,
       }),
-      (warnings) => options.frontend.warningsChanged?.(warnings),
+      // A stopping engine tells its frontend nothing more.
+      (warnings) => {
+        if (!this.stopping) options.frontend.warningsChanged?.(warnings);
+      },
     );
   }
 

@@ -135,7 +135,9 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
       const diff = await openOnPage(client!);
       assert.equal(await serve.stop('SIGTERM'), 0);
       assert.deepEqual(await diff.result, { status: 'rejected' });
-      await page.locator('.connection[data-state="reconnecting"]').waitFor();
+      // The page does not wait for a server that will not come back: it says so.
+      await page.locator('.connection[data-state="stopped"]').waitFor();
+      await page.locator('[role="alert"]', { hasText: 'tandem serve has stopped' }).waitFor();
     });
   });
 }
