@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffAnswer, DiffClosing, DiffRequest, EditorPort } from '@tandem/core';
+import type { DiffAnswer, DiffClosing, DiffRequest, EditorPort, Logger } from '@tandem/core';
 
 /** The proposed side: an in-memory file the user edits; saving it accepts the proposal. */
 export const PROPOSAL_SCHEME = 'tandem-proposal';
@@ -47,7 +47,7 @@ export class DiffViews
 
   constructor(
     private readonly answers: DiffAnswers,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Logger,
   ) {
     this.subscriptions = [
       vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this, {

@@ -3,6 +3,7 @@
  * in this extension host and serves Gemini CLI and Qwen Code at once.
  */
 import * as vscode from 'vscode';
+import { channelLogger } from './log-channel.js';
 import { askAboutOfficialCompanions } from './official-companions.js';
 import { onTerminationSignal } from './termination.js';
 import { WindowCompanion } from './window-companion.js';
@@ -12,13 +13,14 @@ let companion: WindowCompanion | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const activated = performance.now();
-  const log = vscode.window.createOutputChannel('Tandem', { log: true });
+  const channel = vscode.window.createOutputChannel('Tandem', { log: true });
+  const log = channelLogger(channel);
   const started = new WindowCompanion(context, log);
   companion = started;
   const removeSignalHandlers = onTerminationSignal(() => deactivate());
   context.subscriptions.push(
-    log,
-    vscode.commands.registerCommand('tandem.showLog', () => log.show()),
+    channel,
+    vscode.commands.registerCommand('tandem.showLog', () => channel.show()),
     { dispose: removeSignalHandlers },
   );
   void askAboutOfficialCompanions();

@@ -1,8 +1,13 @@
 import * as vscode from 'vscode';
-import { Engine, parentPid, type ConnectedClient, type EngineOptions } from '@tandem/core';
+import {
+  Engine,
+  parentPid,
+  type ConnectedClient,
+  type EngineOptions,
+  type Logger,
+} from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
 import { DiffViews } from './diff-views.js';
-import { channelLogger } from './log-channel.js';
 import { serves } from './settings.js';
 import { StatusItem } from './status-item.js';
 import { Terminals } from './terminals.js';
@@ -25,7 +30,7 @@ export class WindowCompanion implements vscode.Disposable {
 
   constructor(
     context: vscode.ExtensionContext,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: Logger,
   ) {
     this.diffs = new DiffViews(
       {
@@ -120,7 +125,7 @@ export class WindowCompanion implements vscode.Disposable {
         // extension host: its grandparent, which Gemini CLI takes for the IDE, is our parent.
         ...(ideProcess !== undefined && { geminiIdePid: ideProcess }),
       },
-      log: channelLogger(this.log),
+      log: this.log,
     };
   }
 

@@ -283,7 +283,9 @@ export class CodeServer {
   /** Closes every notification toast (they cover the status bar and buttons). */
   async dismissNotifications(): Promise<void> {
     const toasts = this.page.locator('.notification-toast .codicon-notifications-clear');
-    for (const clear of await toasts.all()) await clear.click().catch(() => undefined);
+    for (const clear of await toasts.all()) {
+      await clear.click({ timeout: 2000 }).catch(() => undefined);
+    }
   }
 
   /** Opens a new integrated terminal and runs `line` in it. */
