@@ -117,6 +117,14 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
       await client!.resolveDiffFromCli(filePath, 'accepted');
       assert.deepEqual(await diff.result, { status: 'accepted', content: `${PROPOSAL}// draft\n` });
       await page.locator('.review').waitFor({ state: 'detached' });
+      // The page says what the CLI does with the edit, and keeps the edited text to copy.
+      const kept = page.locator('.kept-edits');
+      assert.match(
+        await kept.innerText(),
+        kind === 'gemini' ? /it writes your edited text/ : /Your edits are not written/,
+      );
+      assert.equal(await kept.locator('textarea').inputValue(), `${PROPOSAL}// draft\n`);
+      await kept.getByRole('button', { name: 'Dismiss' }).click();
     });
 
     test('closeDiff from the CLI returns the draft; the diff is then rejected', async () => {
