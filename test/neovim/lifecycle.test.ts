@@ -265,15 +265,30 @@ describe('Tandem with a scripted sidecar', { skip: skipReason() }, () => {
       max: '1.1',
     });
     await session.input(':w<CR>');
-    await waitFor('the view to close at once', async () =>
+    // No reply to wait for: the view closes at once.
+    await waitFor('the view to close', async () =>
       (await session.status()).diffs.length === 0 ? true : undefined,
     );
-    const answer = received().find((message) => message.method === 'diff/accepted');
+    const answer = await waitFor('the answer', () =>
+      received().find((message) => message.method === 'diff/accepted'),
+    );
     assert.deepEqual(answer, {
       jsonrpc: '2.0',
       method: 'diff/accepted',
       params: { id: 'diff-1', content: 'new\n' },
     });
+  });
+
+  test('an answer for a diff the sidecar no longer has open (-32011) closes the view', async () => {
+    await startWith('gone');
+    await session.input(':TandemAccept<CR>');
+    await waitFor('the view to close', async () =>
+      (await session.status()).diffs.length === 0 ? true : undefined,
+    );
+    const answer = await waitFor('the answer', () =>
+      received().find((message) => message.method === 'diff/accepted'),
+    );
+    assert.equal(typeof answer.id, 'number', 'sent as a request');
   });
 
   test(':qa with a diff open ends Neovim even when the sidecar answers nothing', async () => {

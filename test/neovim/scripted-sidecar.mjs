@@ -4,6 +4,8 @@
 //   node scripted-sidecar.mjs v1.0 LOG   replies to initialize as a 1.0 sidecar, opens a diff
 //   node scripted-sidecar.mjs deaf LOG   replies to initialize (1.1), opens a diff, then answers
 //                                        nothing more, and ignores SIGTERM and the end of stdin
+//   node scripted-sidecar.mjs gone LOG   replies to initialize (1.1), opens a diff, and answers
+//                                        each answer to it: that diff is not open (-32011)
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -15,6 +17,10 @@ let initialized = false;
 createInterface({ input: process.stdin }).on('line', (line) => {
   appendFileSync(log, line + '\n');
   const message = JSON.parse(line);
+  if (mode === 'gone' && message.method?.startsWith('diff/') && message.id !== undefined) {
+    send({ id: message.id, error: { code: -32011, message: 'diff diff-1 is not open' } });
+    return;
+  }
   if (message.method !== 'initialize' || initialized) return;
   initialized = true;
   const v1 = mode === 'v1.0';
