@@ -42,12 +42,12 @@ const file = path.join(sandbox.workspace, 'src', 'greeting.ts');
 await mkdir(path.dirname(file), { recursive: true });
 await writeFile(file, original);
 const vscode = await CodeServer.start(sandbox);
+// The client looks for the discovery files once, when it starts.
+await vscode.waitForDiscovery();
 const client = await realClientIn(sandbox, 'gemini');
 try {
-  await vscode.waitForDiscovery();
   await client.connect();
   await vscode.openFile('src/greeting.ts');
-  console.log(JSON.stringify(await vscode.statusText().catch(String)));
   await vscode.waitForClient('Gemini CLI');
   const diff = client.openDiff(file, proposed);
   await diff.opened;
