@@ -92,9 +92,9 @@ async function serveUntilStopped(
     io.stderr.write(`tandem serve: cannot serve the review page: ${describe(error)}\n`);
     return 1;
   }
-  let engine: Engine;
+  let engine: Engine | undefined;
   try {
-    engine = await Engine.start({
+    const starting = Engine.start({
       editor: {
         name: 'tandem-serve',
         displayName: 'Tandem (browser)',
@@ -108,10 +108,20 @@ async function serveUntilStopped(
       tandemCommand: await tandemCommandFor(process.argv[1], io.env),
       log,
     });
+    // A stop asked for while the engine starts does not wait on the start.
+    engine = await Promise.race([starting, host.stopRequested.then(() => undefined)]);
+    if (!engine) {
+      // Should it start after all, it must not outlive the stop.
+      void starting.then((late) => late.stop()).catch(() => undefined);
+    }
   } catch (error) {
     await server.stop();
     io.stderr.write(`tandem serve: cannot start the companion: ${describe(error)}\n`);
     return 1;
+  }
+  if (!engine) {
+    await server.stop();
+    return host.exitStatus;
   }
   queue.answerTo(engine);
 
