@@ -71,6 +71,8 @@ export interface TandemStatus {
   env: Record<string, string>;
   diffs: { id: string; path: string }[];
   log_file: string;
+  /** The engine's warnings for people (IDE mode off, an approval mode that shows no diffs…). */
+  warnings?: { code: string; message: string; fix?: string }[];
 }
 
 export interface WindowView {

@@ -51,7 +51,7 @@ export class ScreenNeovim {
     const pane = await TmuxPane.start({
       dir: tmuxDir,
       cwd: sandbox.workspace,
-      shellLine: `exec ${argv.map(shellQuote).join(' ')}`,
+      shellLine: `exec ${argv.map((word) => shellQuote(word)).join(' ')}`,
       env: { ...neovimEnv(sandbox), TERM: 'xterm-256color' },
       width: options.width,
       height: options.height,

@@ -35,7 +35,7 @@ describe('Tandem in vim -es', { skip }, () => {
   const sandbox = new Sandbox();
   after(() => sandbox.remove());
 
-  test('the help: :helptags finds no tag twice, and every link of tandem-vim.txt leads somewhere', () => {
+  test('the help: :helptags finds no tag twice, every link of tandem-vim.txt leads somewhere, :help tandem leads to it', () => {
     const doc = path.join(sandbox.root, 'runtime', 'doc');
     mkdirSync(doc, { recursive: true });
     cpSync(path.join(ROOT, 'doc'), doc, { recursive: true });
@@ -60,8 +60,11 @@ describe('Tandem in vim -es', { skip }, () => {
           call assert_report('no help for |' . link . '|: ' . v:exception)
         endtry
       endfor
-      help tandem
+      help tandem-vim
       call assert_match('tandem-vim.txt$', expand('%'))
+      " :help tandem is the page both editors share a tag with: its first lines lead Vim users here.
+      help tandem
+      call assert_match('|tandem-vim|', join(getline(1, 5), "\n"))
       `,
     );
     assert.deepEqual(errors, []);

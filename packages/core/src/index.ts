@@ -59,7 +59,11 @@ export {
 } from './clients/discovery-rules.js';
 export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';
-export { folderProblem, readSmallRegularFile } from './discovery/safe-folder.js';
+export {
+  folderProblem,
+  MAX_DISCOVERY_FILE_BYTES,
+  readSmallRegularFile,
+} from './discovery/safe-folder.js';
 export { newSecret, secretMatches } from './http/secret.js';
 export { listenOnLoopback, loopbackHosts, readBodyWithin } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';

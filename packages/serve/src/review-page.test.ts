@@ -257,9 +257,11 @@ describe('review page in Chromium', { skip: missing }, () => {
     await server.stop();
     await page.locator('.connection[data-state="stopped"]').waitFor({ timeout: WAIT_MS });
     assert.equal(await page.locator('.clients').innerText(), 'No CLI connected');
-    // The browser logs each refused connection (until the page closes); nothing else may be.
+    // The browser logs each refused or cut connection (until the page closes); nothing else may be.
     await page.close();
-    pageProblems = pageProblems.filter((problem) => !/ERR_CONNECTION_REFUSED/.test(problem));
+    pageProblems = pageProblems.filter(
+      (problem) => !/ERR_CONNECTION_(REFUSED|RESET)/.test(problem),
+    );
   });
 
   test('two diffs queue: the first is shown, then the second, each answered apart', async () => {

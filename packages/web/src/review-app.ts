@@ -272,6 +272,8 @@ export class ReviewApp {
     if (!api || this.answering.has(id)) return;
     this.answering.add(id);
     pane.setBusy(true);
+    // A draft still on its way would arrive after the answer, at a diff no longer pending.
+    await pane.flushDraft();
     const result =
       shortcut === 'accept' ? await api.accept(id, pane.content()) : await api.reject(id);
     this.answering.delete(id);

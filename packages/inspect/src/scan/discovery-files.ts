@@ -1,6 +1,12 @@
-import { open, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DISCOVERY_KINDS, type DiscoveryKind, type DiscoveryLocations } from '@tandem/core';
+import {
+  DISCOVERY_KINDS,
+  MAX_DISCOVERY_FILE_BYTES,
+  type DiscoveryKind,
+  type DiscoveryLocations,
+} from '@tandem/core';
 
 export interface DiscoveryFile {
   path: string;
@@ -53,12 +59,26 @@ async function readDiscoveryFile(
   const file: DiscoveryFile = { path, kind, ...fields, mtimeMs: 0, ownedByUser: false };
   let text: string;
   try {
-    const handle = await open(path, 'r');
+    // Anyone may put anything in a shared folder: a FIFO would block a read forever and a link
+    // to /dev/zero never end, so only a small regular file is opened, without waiting.
+    const info = await lstat(path);
+    file.mtimeMs = info.mtimeMs;
+    file.ownedByUser = process.getuid === undefined || info.uid === process.getuid();
+    if (!info.isFile()) return { ...file, error: 'is not a regular file (a link, FIFO or device)' };
+    if (info.size > MAX_DISCOVERY_FILE_BYTES) {
+      return { ...file, error: `is larger than ${MAX_DISCOVERY_FILE_BYTES} bytes` };
+    }
+    const handle = await open(
+      path,
+      constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW,
+    );
     try {
-      const stat = await handle.stat();
-      file.mtimeMs = stat.mtimeMs;
-      file.ownedByUser = process.getuid === undefined || stat.uid === process.getuid();
-      text = await handle.readFile('utf8');
+      const buffer = Buffer.alloc(MAX_DISCOVERY_FILE_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_DISCOVERY_FILE_BYTES) {
+        return { ...file, error: `is larger than ${MAX_DISCOVERY_FILE_BYTES} bytes` };
+      }
+      text = buffer.toString('utf8', 0, bytesRead);
     } finally {
       await handle.close();
     }
