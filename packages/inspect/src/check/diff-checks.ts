@@ -52,7 +52,7 @@ export const DIFF_RULES = {
     title: 'closeDiff returns {"content": …} as JSON, with the edits',
     severity: 'breaks',
     effect:
-      "The clients read `JSON.parse(text).content`: plain text makes Gemini CLI write nothing it can read, so the user's edits in the editor are lost when they approve in the terminal.",
+      "The clients read `JSON.parse(text).content`: with plain text the client gets no content back, and the user's edits in the editor are lost when they approve in the terminal.",
     fix: 'Return one text part whose text is `JSON.stringify({content: <current text of the proposed side>})`.',
   },
   suppress: {

@@ -21,8 +21,8 @@ export const DISCOVERY_RULES = {
     id: 'discovery.found',
     title: 'the CLI finds a companion for this folder',
     severity: 'breaks',
-    effect: 'The CLI says what doctor quotes above and works without the editor.',
-    fix: 'Write the discovery files before the CLI starts (see `tandem doctor` for the details).',
+    effect: 'The CLI works without the editor, saying what is quoted above.',
+    fix: 'Run `tandem doctor` in this folder: it names the cause and its fix (the failures below often name it too).',
   },
   place: {
     id: 'discovery.place',
