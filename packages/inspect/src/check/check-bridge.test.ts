@@ -3,11 +3,14 @@
  * (the testkit's BridgeEditor) and as the person at it, doing what each prompt asks.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { BridgeEditor, Sandbox } from '@tandem/testkit';
+import { BridgeEditor, missing, Sandbox, TANDEM } from '@tandem/testkit';
+
+const unbuilt = missing([], existsSync(TANDEM) ? [] : [`${TANDEM} is not built (npm run build)`]);
 import { failures, runCheck } from './check-run.fixture.js';
 
-describe('tandem check against tandem bridge', () => {
+describe('tandem check against tandem bridge', { skip: unbuilt }, () => {
   let sandbox: Sandbox;
   let editor: BridgeEditor;
   const open = new Map<string, { id: string; filePath: string; newContent: string }>();

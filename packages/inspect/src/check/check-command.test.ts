@@ -1,0 +1,97 @@
+/** `tandem check`'s command line: usage errors, `--port`, and the JSON report's shape. */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { Sandbox } from '@tandem/testkit';
+import { BrokenCompanion } from './broken-companion.fixture.js';
+import { runCheck } from './check-run.fixture.js';
+
+describe('tandem check, the command', () => {
+  let sandbox: Sandbox;
+  let companion: BrokenCompanion;
+
+  before(async () => {
+    sandbox = new Sandbox();
+    // Its files are written where nobody looks: only --port finds it.
+    companion = await BrokenCompanion.start([], {
+      env: sandbox.env({ TMPDIR: sandbox.root, QWEN_HOME: sandbox.root }),
+      workspace: sandbox.workspace,
+    });
+  });
+
+  after(async () => {
+    await companion.stop();
+    sandbox.remove();
+  });
+
+  const run = (argv: string[]) => runCheck(argv, { env: sandbox.env(), cwd: sandbox.workspace });
+
+  it('answers a usage error with status 2 and the usage', async () => {
+    for (const argv of [
+      ['--cli', 'vim'],
+      ['--port', 'x'],
+      ['--token', 't'],
+      ['--port', '1', '--cwd', '.'],
+      ['--time-limit', '0'],
+      ['--bogus'],
+    ]) {
+      const result = await run(argv);
+      assert.equal(result.status, 2, argv.join(' '));
+      assert.match(result.stderr, /Usage: tandem check/);
+    }
+    const help = await run(['--help']);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /--json prints one object \(version 1/);
+  });
+
+  it('--port checks one companion without discovery, and --json is the versioned report', async () => {
+    const result = await run([
+      '--port',
+      String(companion.port),
+      '--token',
+      companion.token,
+      '--json',
+    ]);
+    assert.equal(result.status, 0, result.stdout);
+    const report = result.report!;
+    assert.equal(report.version, 1);
+    assert.equal(report.interactive, false);
+    assert.deepEqual(report.targets, [
+      { port: companion.port, chosenBy: 'port option', files: [] },
+    ]);
+    assert.deepEqual(
+      report.sections.map((section) => section.name),
+      ['Security', 'Transport', 'Sessions'],
+    );
+    assert.equal(report.counts.fail, 0);
+    assert.ok(!JSON.stringify(report).includes(companion.token), 'the token is never printed');
+  });
+
+  it('a port where nothing answers fails with status 1', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as { port: number };
+        server.close(() => resolve(free));
+      });
+    });
+    const result = await run(['--port', String(port), '--cli', 'qwen']);
+    assert.equal(result.status, 1);
+    assert.match(
+      result.stdout,
+      /✗ initialize with the client's own protocol version \[Qwen Code\]/,
+    );
+  });
+
+  it('with no companion for the folder, says so for each CLI', async () => {
+    const result = await run(['--json']);
+    assert.equal(result.status, 1);
+    const found = result.report!.sections[0]!.checks.filter((c) => c.id === 'discovery.found');
+    assert.deepEqual(
+      found.map((c) => [c.clients, c.status]),
+      [
+        [['gemini'], 'fail'],
+        [['qwen'], 'fail'],
+      ],
+    );
+  });
+});
