@@ -17,6 +17,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'subr-x)
 
 (declare-function smerge-refine-regions "smerge-mode")
 (declare-function ediff-buffers "ediff")
@@ -48,6 +49,8 @@ reply, or nil once the CLI was told."
                                 (:copier nil))
   "One proposed edit on screen."
   diffs id path client was-empty disk proposal frame layout
+  ;; The CLI's proposal as it came, to tell whether the user edited it.
+  proposed
   ;; The window of the proposal: deleting it is a rejection.
   window
   ;; `open', `answering' (an answer awaits its reply) or `ended'.
@@ -147,6 +150,7 @@ Signals an error, the reason sent to the CLI, when it cannot."
                   :diffs diffs :id .id :path .filePath
                   :client .client.name
                   :was-empty (equal .newContent "")
+                  :proposed .newContent
                   :frame (selected-frame)
                   :layout (current-window-configuration))))
       (condition-case err
@@ -297,13 +301,34 @@ An error reply leaves the view open and shows why."
   (let ((view (tandem-diff--this-view)))
     (ediff-buffers (tandem-diff-view-disk view) (tandem-diff-view-proposal view))))
 
-(defun tandem-diff-close (diffs id)
+(defun tandem-diff--keep (view text)
+  "Keep TEXT, the user's edits of VIEW, in a buffer of its own; return it.
+The buffer is in the file's major mode and visits no file."
+  (tandem-diff--side (format "*tandem: %s (your edits)*"
+                             (file-name-nondirectory (tandem-diff-view-path view)))
+                     text (tandem-diff-view-path view)))
+
+(defun tandem-diff-close (diffs id &optional closing)
   "Close the view ID of DIFFS at the CLI's request, without an answer.
-Returns the proposal's text."
-  (let ((view (or (tandem-diff-find diffs id)
-                  (error "No open diff with id %s" id))))
-    (prog1 (tandem-diff-proposal-text view)
-      (tandem-diff--end view))))
+CLOSING, the params of the `diff/close' request, says why: its
+`message' is shown, or its `editedMessage' when the user edited the
+proposal.  Edits that will not reach the file (`keepsEdits' false)
+stay in a buffer of their own, named in the message.  Returns the
+proposal's text."
+  (let* ((view (or (tandem-diff-find diffs id)
+                   (error "No open diff with id %s" id)))
+         (text (tandem-diff-proposal-text view))
+         (edited (not (equal text (tandem-diff-view-proposed view))))
+         (keeps-edits (or (not (assq 'keepsEdits closing)) (alist-get 'keepsEdits closing)))
+         (kept (and edited (not keeps-edits) (tandem-diff--keep view text)))
+         (why (alist-get (if edited 'editedMessage 'message) closing)))
+    (tandem-diff--end view)
+    (when (or why kept)
+      (message "Tandem: %s" (string-join
+                             (delq nil (list why (and kept (format "Your text is in the buffer %s."
+                                                                   (buffer-name kept)))))
+                             "  ")))
+    text))
 
 (defun tandem-diff-end-all (diffs)
   "Close every view of DIFFS without an answer (the sidecar gives them)."

@@ -84,6 +84,8 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
   (env '())
   (discovery-files '())
   (clients '())
+  ;; The engine's warnings for people: alists of code, cli, message and fix.
+  (warnings '())
   context
   diffs
   log)
@@ -96,9 +98,23 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
   (or tandem-sidecar-script
       (expand-file-name "../packages/cli/dist/tandem.js" tandem--directory)))
 
+(defun tandem--program (&rest args)
+  "The command line of the sidecar's program with ARGS."
+  (append (list tandem-node-program (tandem--sidecar-script)) args))
+
 (defun tandem-command ()
   "Return the command line of the sidecar."
-  (list tandem-node-program (tandem--sidecar-script) "bridge"))
+  (tandem--program "bridge"))
+
+(defun tandem--program-problem ()
+  "Why the sidecar's program cannot run, or nil."
+  (cond
+   ((not (file-readable-p (tandem--sidecar-script)))
+    (format "the sidecar is not built: run `npm run build:sidecar' in %s, or set `tandem-sidecar-script'"
+            (expand-file-name ".." tandem--directory)))
+   ((not (executable-find tandem-node-program))
+    (format "cannot start the sidecar: `%s' is not a program (see `tandem-node-program')"
+            tandem-node-program))))
 
 (defun tandem--workspace-folder ()
   "The project root of the current buffer, else its `default-directory'."
@@ -135,14 +151,8 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
                    :log (get-buffer-create "*tandem-log*"))))
     (with-current-buffer (tandem-session-log session)
       (setq buffer-read-only t))
-    (cond
-     ((not (file-readable-p (tandem--sidecar-script)))
-      (tandem--fail session (format "the sidecar is not built: run `npm run build:sidecar' in %s, or set `tandem-sidecar-script'"
-                                    (expand-file-name ".." tandem--directory))))
-     ((not (executable-find tandem-node-program))
-      (tandem--fail session (format "cannot start the sidecar: `%s' is not a program (see `tandem-node-program')"
-                                    tandem-node-program)))
-     (t
+    (if-let ((problem (tandem--program-problem)))
+        (tandem--fail session problem)
       (setf (tandem-session-diffs session)
             (tandem-diffs-make (lambda (view outcome content callback)
                                  (tandem--answer session view outcome content callback))))
@@ -167,7 +177,7 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
            (tandem--fail session (format "the sidecar did not start: %s"
                                          (or (alist-get 'message err) "unexpected reply to initialize")))
            (tandem-rpc-close (tandem-session-rpc session) tandem-shutdown-timeout))
-          (t (tandem--running session result)))))))
+          (t (tandem--running session result))))))
     (tandem--changed)
     session))
 
@@ -184,7 +194,28 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
                                tandem-context-delay))
   (tandem--log session "listening on port %d for %s" (tandem-session-port session)
                (tandem-session-folder session))
+  (tandem--set-warnings session (alist-get 'warnings result))
   (tandem--changed))
+
+(defun tandem--warning-text (warning)
+  "Return WARNING as one line: its message, then its fix."
+  (let-alist warning
+    (if .fix (concat .message " " .fix) .message)))
+
+(defun tandem--set-warnings (session warnings)
+  "Keep WARNINGS, the engine's whole current list, in SESSION.
+A new list that is not empty is shown once in the echo area."
+  (let ((warnings (cl-remove-if-not (lambda (warning) (stringp (alist-get 'message warning)))
+                                    (append warnings nil))))
+    (unless (equal warnings (tandem-session-warnings session))
+      (setf (tandem-session-warnings session) warnings)
+      (dolist (warning warnings)
+        (tandem--log session "warning (%s): %s" (alist-get 'code warning) (tandem--warning-text warning)))
+      (when warnings
+        ;; The fixes are long: they wait in M-x tandem-status.
+        (message "Tandem: %s (M-x tandem-status says what to do)"
+                 (mapconcat (lambda (warning) (alist-get 'message warning)) warnings "  ")))
+      (tandem--changed))))
 
 (defun tandem--request (session method params)
   "Answer the sidecar's request METHOD with PARAMS in SESSION."
@@ -196,7 +227,7 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
     ("diff/close"
      (let* ((id (alist-get 'id params))
             (view (tandem-diff-find (tandem-session-diffs session) id))
-            (content (tandem-diff-close (tandem-session-diffs session) id)))
+            (content (tandem-diff-close (tandem-session-diffs session) id params)))
        ;; Approved in the terminal: the CLI writes the file now.
        (tandem-reload-after-write (tandem-diff-view-path view))
        `((content . ,content))))
@@ -206,6 +237,7 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
   "Take the sidecar's notification METHOD with PARAMS in SESSION."
   (pcase method
     ("env/changed" (tandem--set-env session (alist-get 'env params)))
+    ("warnings" (tandem--set-warnings session (alist-get 'warnings params)))
     ("status"
      (setf (tandem-session-clients session) (append (alist-get 'clients params) nil))
      (tandem--log session "connected CLIs: %s"
@@ -257,6 +289,7 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
   (tandem--clear-env session)
   (setf (tandem-session-port session) nil
         (tandem-session-clients session) '()
+        (tandem-session-warnings session) '()
         (tandem-session-discovery-files session) '())
   (if (memq (tandem-session-state session) '(stopped failed))
       (tandem--changed)
@@ -309,7 +342,8 @@ sidecar: open diffs are rejected and the discovery files removed."
   "The mode line text of `tandem-mode': how many CLIs are connected."
   (let ((session tandem--session))
     (pcase (and session (tandem-session-state session))
-      ('running (format " Tandem[%d]" (length (tandem-session-clients session))))
+      ('running (format " Tandem[%d]%s" (length (tandem-session-clients session))
+                        (if (tandem-session-warnings session) "!" "")))
       ('starting " Tandem[…]")
       ('failed " Tandem[!]")
       (_ ""))))
@@ -323,6 +357,7 @@ sidecar: open diffs are rejected and the discovery files removed."
       (port . ,(and session (tandem-session-port session)))
       (clients . ,(and session (mapcar (lambda (client) (alist-get 'name client))
                                        (tandem-session-clients session))))
+      (warnings . ,(and session (tandem-session-warnings session)))
       (discovery-files . ,(and session (tandem-session-discovery-files session)))
       (diffs . ,(and session (tandem-session-diffs session)
                      (mapcar (lambda (view) (list (tandem-diff-view-id view) (tandem-diff-view-path view)))
@@ -338,12 +373,79 @@ sidecar: open diffs are rejected and the discovery files removed."
       (when .folder (princ (format "Folder:  %s\n" .folder)))
       (when .port (princ (format "Port:    %d\n" .port)))
       (princ (format "CLIs:    %s\n" (if .clients (mapconcat (lambda (name) (format "%s" name)) .clients ", ") "none connected")))
+      (dolist (warning .warnings)
+        (let-alist warning
+          (princ (format "Warning: %s\n" .message))
+          (when .fix (princ (format "  Fix:   %s\n" .fix)))))
       (princ "Discovery files:\n")
       (dolist (file .discovery-files) (princ (format "  %s\n" file)))
       (princ (format "Open diffs: %d\n" (length .diffs)))
       (dolist (diff .diffs) (princ (format "  %s  %s\n" (car diff) (cadr diff))))
       (princ (format "Log:     buffer %s\n" (or .log "none")))
       (princ (format "Sidecar: %s\n" (mapconcat #'identity (tandem-command) " "))))))
+
+(defun tandem--folder ()
+  "The folder of the running session, else that of the current buffer."
+  (or (and tandem--session (tandem-session-folder tandem--session))
+      (tandem--workspace-folder)))
+
+(defun tandem--program-or-error ()
+  "Signal a `user-error' when the sidecar's program cannot run."
+  (when-let ((problem (tandem--program-problem)))
+    (user-error "Tandem: %s" problem)))
+
+;;;###autoload
+(defun tandem-doctor ()
+  "Explain whether a CLI started in the project connects, and how to fix it.
+Runs `tandem doctor' with the environment of the terminals Emacs
+opens and shows its report in the buffer *tandem-doctor*; \`g' there
+runs it again."
+  (interactive)
+  (tandem--program-or-error)
+  (let ((folder (tandem--folder))
+        (buffer (get-buffer-create "*tandem-doctor*")))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (erase-buffer))
+      (special-mode)
+      (setq default-directory (file-name-as-directory folder))
+      (setq-local revert-buffer-function (lambda (&rest _) (tandem-doctor))))
+    (make-process
+     :name "tandem-doctor"
+     :buffer buffer
+     :command (tandem--program "doctor" "--cwd" folder)
+     :connection-type 'pipe
+     :noquery t
+     :filter (lambda (process text)
+               (when (buffer-live-p (process-buffer process))
+                 (with-current-buffer (process-buffer process)
+                   (save-excursion
+                     (let ((inhibit-read-only t))
+                       (goto-char (point-max))
+                       (insert text))))))
+     ;; Its exit status only repeats the report (1: a CLI would not connect).
+     :sentinel #'ignore)
+    (pop-to-buffer buffer)))
+
+(defun tandem-env-line ()
+  "The shell line that connects a CLI in another terminal to this Emacs."
+  (let ((port (and tandem--session (tandem-session-port tandem--session))))
+    (format "eval \"$(%s)\""
+            (mapconcat #'shell-quote-argument
+                       (apply #'tandem--program "env" "--cwd" (tandem--folder)
+                              (and port (list "--port" (number-to-string port))))
+                       " "))))
+
+;;;###autoload
+(defun tandem-env ()
+  "Show, and copy to the kill ring, the line to paste into another terminal.
+Run there before Gemini CLI or Qwen Code, it makes the CLI connect to
+this Emacs (a tmux pane, a terminal outside Emacs)."
+  (interactive)
+  (tandem--program-or-error)
+  (let ((line (tandem-env-line)))
+    (kill-new line)
+    (message "Copied; paste it into the terminal before starting the CLI: %s" line)))
 
 (defun tandem--run (name command)
   "Run the shell COMMAND as NAME in a terminal, with `tandem-mode' on."

@@ -120,6 +120,51 @@
       (should-not tandem-diff-test--answers)
       (should-error (tandem-diff-close diffs 7)))))
 
+;; Each names one message of `diff/close', to tell which one was shown.
+(defconst tandem-diff-test--closing
+  '((reason . "terminal") (message . "closed as proposed") (editedMessage . "closed edited")
+    (keepsEdits . nil))
+  "A `diff/close' from a CLI that writes its own proposal, as parsed.")
+
+(defun tandem-diff-test--close-message (diffs id closing)
+  "Close ID of DIFFS with CLOSING; return the message it showed."
+  (let ((shown nil))
+    (cl-letf (((symbol-function 'message)
+               (lambda (format-string &rest args) (setq shown (apply #'format format-string args)))))
+      (tandem-diff-close diffs id closing))
+    shown))
+
+(ert-deftest tandem-diff-closed-by-the-cli-says-why ()
+  "The message for an untouched proposal; for an edited one, the other, and its text kept."
+  (tandem-diff-test--with diffs
+    (tandem-diff-test--open diffs "d1" "/tmp/ws/same.py" "a = 1\n" "a = 2\n")
+    (should (equal (tandem-diff-test--close-message diffs "d1" tandem-diff-test--closing)
+                   "Tandem: closed as proposed"))
+    (should-not (get-buffer "*tandem: same.py (your edits)*"))
+    (let ((view (tandem-diff-test--open diffs "d2" "/tmp/ws/edited.py" "a = 1\n" "a = 2\n")))
+      (with-current-buffer (tandem-diff-view-proposal view)
+        (goto-char (point-max))
+        (insert "b = 3\n"))
+      (should (equal (tandem-diff-test--close-message diffs "d2" tandem-diff-test--closing)
+                     "Tandem: closed edited  Your text is in the buffer *tandem: edited.py (your edits)*."))
+      (should-not (buffer-live-p (tandem-diff-view-proposal view)))
+      (with-current-buffer "*tandem: edited.py (your edits)*"
+        (should (equal (buffer-string) "a = 2\nb = 3\n"))
+        (should (derived-mode-p 'python-mode))
+        (should-not buffer-file-name)
+        (kill-buffer)))))
+
+(ert-deftest tandem-diff-closed-keeping-edits ()
+  "Edits that reach the file (or a close that does not say) are not kept elsewhere."
+  (tandem-diff-test--with diffs
+    (dolist (closing `(((message . "m") (editedMessage . "written") (keepsEdits . t)) nil))
+      (let ((view (tandem-diff-test--open diffs "d1" "/tmp/ws/k.txt" "a\n" "b\n")))
+        (with-current-buffer (tandem-diff-view-proposal view)
+          (insert "c\n"))
+        (should (equal (tandem-diff-test--close-message diffs "d1" closing)
+                       (and closing "Tandem: written")))
+        (should-not (get-buffer "*tandem: k.txt (your edits)*"))))))
+
 (ert-deftest tandem-diff-new-file ()
   "A file that does not exist yet diffs against an empty side."
   (tandem-diff-test--with diffs

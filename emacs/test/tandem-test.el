@@ -36,5 +36,31 @@
       (load (expand-file-name "tandem.el" tandem-test--sources) nil t t)
       (delete-directory build t))))
 
+(ert-deftest tandem-test-env-line ()
+  "The line for another terminal runs this package's `tandem env' for the folder, quoted."
+  (let ((tandem-sidecar-script "/opt/my tandem/tandem.js")
+        (default-directory "/tmp/")
+        (tandem--session nil))
+    (should (equal (tandem-env-line)
+                   "eval \"$(node /opt/my\\ tandem/tandem.js env --cwd /tmp)\""))))
+
+(ert-deftest tandem-test-warnings ()
+  "The engine's warnings are kept, shown once when they change, and mark the mode line."
+  (let* ((session (tandem-session--make :state 'running))
+         (tandem--session session)
+         (shown '())
+         (warning '((code . "no-diffs") (cli . "qwen") (message . "No diffs.") (fix . "Do this."))))
+    (cl-letf (((symbol-function 'message)
+               (lambda (format-string &rest args) (push (apply #'format format-string args) shown))))
+      (tandem--set-warnings session (vector warning))
+      (tandem--set-warnings session (vector warning))
+      (should (equal (tandem-session-warnings session) (list warning)))
+      (should (equal shown '("Tandem: No diffs. (M-x tandem-status says what to do)")))
+      (should (equal (tandem-mode-line) " Tandem[0]!"))
+      (should (equal (tandem--warning-text warning) "No diffs. Do this."))
+      (tandem--set-warnings session [])
+      (should (equal (length shown) 1))
+      (should (equal (tandem-mode-line) " Tandem[0]")))))
+
 (provide 'tandem-test)
 ;;; tandem-test.el ends here

@@ -146,6 +146,46 @@ describe('diff views in Emacs', { skip }, () => {
     assert.doesNotMatch(screen, /tandem proposal/);
   });
 
+  test('Gemini CLI closing an untouched diff: its message, nothing kept', async () => {
+    const { filePath, diff } = await propose('untouched.txt', 'a\n', 'b\n');
+    await scene.gemini.resolveDiffFromCli(filePath, 'rejected');
+    await diff.result;
+    await noViewLeft();
+    await scene.emacs.waitForScreen(/Tandem: Gemini CLI closed this diff/);
+    assert.equal(
+      await scene.emacs.eval('(get-buffer "*tandem: untouched.txt (your edits)*")'),
+      'nil',
+    );
+  });
+
+  test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
+    const qwen = await realClientIn(scene.sandbox, 'qwen');
+    try {
+      const state = await qwen.connect();
+      assert.equal(state.status, 'connected', state.details);
+      const { filePath, diff } = await propose('stats.js', 'let n = 1;\n', 'let n = 2;\n', qwen);
+      await scene.emacs.press('M->');
+      await scene.emacs.type('// mine\n');
+      await scene.emacs.settled();
+      await qwen.resolveDiffFromCli(filePath, 'accepted');
+      await diff.result;
+      await noViewLeft();
+      const name = '*tandem: stats.js (your edits)*';
+      const kept = await scene.emacs.json<{ text: string; mode: string }>(
+        `(with-current-buffer "${name}" (list (cons 'text (buffer-string)) (cons 'mode (symbol-name major-mode))))`,
+      );
+      assert.deepEqual(kept, { text: 'let n = 2;\n// mine\n', mode: 'js-mode' });
+      const messages = await scene.emacs.text('(with-current-buffer "*Messages*" (buffer-string))');
+      assert.match(
+        messages,
+        /Tandem: Qwen Code closed this diff.*Your text is in the buffer \*tandem: stats\.js \(your edits\)\*\./,
+      );
+      await scene.emacs.eval(`(kill-buffer "${name}")`);
+    } finally {
+      await qwen.kill();
+    }
+  });
+
   test('a new file diffs against an empty side', async () => {
     const { diff, view } = await propose(path.join('sub', 'new.txt'), null, 'fresh\n');
     assert.equal(view.disk, '');

@@ -4,6 +4,7 @@
  * sidecar that dies, and one that is not built.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -61,6 +62,121 @@ test('discovery files name Emacs, with its PID; the mode line counts the CLIs', 
       await client.kill();
     }
     await emacs.waitForScreen(/Tandem\[0\]/);
+  }),
+);
+
+interface Warning {
+  code: string;
+  cli?: string;
+  message: string;
+  fix?: string;
+}
+
+/** The engine's warnings as Emacs keeps them. */
+function warnings(emacs: EmacsSession): Promise<Warning[]> {
+  return emacs.json<Warning[]>("(vconcat (alist-get 'warnings (tandem-status-data)))");
+}
+
+/** What Emacs showed in the echo area so far. */
+function messages(emacs: EmacsSession): Promise<string> {
+  return emacs.text('(with-current-buffer "*Messages*" (buffer-string))');
+}
+
+test(
+  "the engine's warnings: said once, marked in the mode line, with their fixes in tandem-status",
+  { skip },
+  () =>
+    withEmacs(async (emacs, sandbox) => {
+      // The sandbox has no settings: IDE mode is off in both CLIs, Qwen Code writes without asking.
+      const first = await warnings(emacs);
+      assert.ok(
+        first.some((w) => w.code === 'ide-mode-off' && w.cli === 'gemini'),
+        JSON.stringify(first),
+      );
+      assert.ok(
+        first.some((w) => w.code === 'no-diffs' && w.cli === 'qwen'),
+        JSON.stringify(first),
+      );
+      await emacs.waitForScreen(/Tandem\[0\]!/);
+      const said = (await messages(emacs))
+        .split('\n')
+        .filter((line) => line.startsWith('Tandem: '));
+      assert.deepEqual(said, [
+        `Tandem: ${first.map((w) => w.message).join('  ')} (M-x tandem-status says what to do)`,
+      ]);
+      await emacs.press('M-x');
+      await emacs.type('tandem-status');
+      await emacs.press('Enter');
+      await emacs.waitForScreen(/Warning: IDE mode is off/);
+      const report = await emacs.text('(with-current-buffer "*tandem-status*" (buffer-string))');
+      for (const warning of first) {
+        assert.ok(
+          report.includes(`Warning: ${warning.message}\n  Fix:   ${warning.fix}\n`),
+          report,
+        );
+      }
+      // Qwen Code set up to show diffs: the sidecar looks again when a CLI connects.
+      writeFileSync(
+        path.join(sandbox.qwenHome, 'settings.json'),
+        JSON.stringify({ ide: { enabled: true }, tools: { approvalMode: 'default' } }),
+      );
+      const qwen = await realClientIn(sandbox, 'qwen');
+      try {
+        assert.equal((await qwen.connect()).status, 'connected');
+        const second = await waitFor('the new warnings', async () => {
+          const now = await warnings(emacs);
+          return now.some((w) => w.cli === 'qwen') ? undefined : now;
+        });
+        assert.ok(second.length > 0, 'Gemini CLI still has IDE mode off');
+        await waitFor('the new warnings said', async () =>
+          (await messages(emacs)).includes(
+            `Tandem: ${second.map((w) => w.message).join('  ')} (M-x tandem-status`,
+          )
+            ? true
+            : undefined,
+        );
+      } finally {
+        await qwen.kill();
+      }
+    }),
+);
+
+test('M-x tandem-doctor shows the report of tandem doctor for the folder', { skip }, () =>
+  withEmacs(async (emacs, sandbox) => {
+    await emacs.press('M-x');
+    await emacs.type('tandem-doctor');
+    await emacs.press('Enter');
+    await emacs.waitForScreen(new RegExp(`tandem doctor: ${sandbox.workspace}`));
+    const report = await waitFor('the whole report', async () => {
+      const text = await emacs.text('(with-current-buffer "*tandem-doctor*" (buffer-string))');
+      return text.includes('Problems and fixes') ? text : undefined;
+    });
+    assert.ok(report.startsWith(`tandem doctor: ${sandbox.workspace}\n`), report);
+    // Run with the variables of Emacs's terminals: both CLIs would find this Emacs.
+    const { port } = await emacs.status();
+    assert.match(report, new RegExp(`port ${port}`));
+    assert.equal(
+      await emacs.eval('(with-current-buffer "*tandem-doctor*" (derived-mode-p \'special-mode))'),
+      'special-mode',
+    );
+  }),
+);
+
+test('M-x tandem-env shows and copies the line for another terminal', { skip }, () =>
+  withEmacs(async (emacs, sandbox) => {
+    await emacs.press('M-x');
+    await emacs.type('tandem-env');
+    await emacs.press('Enter');
+    const line = await emacs.text('(current-kill 0)');
+    await emacs.waitForScreen(/Copied; paste it into the terminal/);
+    assert.match(line, /^eval "\$\(node .*tandem\.js env --cwd .* --port \d+\)"$/);
+    const { port } = await emacs.status();
+    const exports = execFileSync('bash', ['-c', `${line}; echo "$QWEN_CODE_IDE_SERVER_PORT"`], {
+      cwd: sandbox.workspace,
+      env: sandbox.env(),
+      encoding: 'utf8',
+    });
+    assert.equal(exports.trim(), String(port));
   }),
 );
 
