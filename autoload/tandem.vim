@@ -30,7 +30,7 @@ endfunction
 function! s:new_app(config) abort
   let app = extend(copy(s:App), {'config': a:config, 'state': 'stopped', 'error': v:null,
         \ 'rpc': v:null, 'port': v:null, 'env': {}, 'discovery_files': [], 'clients': [],
-        \ 'answer_replies': 0})
+        \ 'warnings': [], 'answer_replies': 0})
   let app.log = tandem#log#new(a:config.log_file, a:config.log_level)
   let app.reload = tandem#reload#new(app.log)
   let app.context = tandem#context#new({method, params -> app.notify(method, params)})
@@ -121,6 +121,27 @@ function! s:App.initialized(rpc, error, result) abort
   call self.set_env(get(a:result, 'env', {}))
   call self.context.attach()
   call self.log.info(printf('listening on port %d', self.port))
+  call self.set_warnings(get(a:result, 'warnings', []))
+  call self.changed()
+endfunction
+
+" The engine's warnings for people (`{code, cli?, message, fix?}` each), which replace the
+" last ones. A new list is announced in one short line: :TandemStatus shows it whole.
+function! s:App.set_warnings(list) abort
+  let warnings = []
+  for warning in type(a:list) == v:t_list ? a:list : []
+    if type(warning) == v:t_dict && type(get(warning, 'message')) == v:t_string
+      let fix = get(warning, 'fix', v:null)
+      call add(warnings, {'code': s:text(get(warning, 'code', '?')), 'message': warning.message,
+            \ 'fix': type(fix) == v:t_string ? fix : v:null})
+      call self.log.write('info', printf('warning (%s): %s', warnings[-1].code, tandem#warning_text(warnings[-1])))
+    endif
+  endfor
+  if warnings != self.warnings && !empty(warnings)
+    call self.log.tell('warn', printf('%d %s (%s): see :TandemStatus', len(warnings),
+          \ len(warnings) == 1 ? 'warning' : 'warnings', join(map(copy(warnings), 'v:val.code'), ', ')))
+  endif
+  let self.warnings = warnings
   call self.changed()
 endfunction
 
@@ -138,7 +159,7 @@ function! s:App.request(method, params) abort
     call self.diffs.open(a:params)
     return {}
   elseif a:method ==# 'diff/close'
-    let [content, view] = self.diffs.close(get(a:params, 'id', v:null))
+    let [content, view] = self.diffs.close(get(a:params, 'id', v:null), a:params)
     " Approved in the terminal: the CLI writes the file now.
     call self.reload.after_write(view.path)
     return {'content': content}
@@ -174,6 +195,8 @@ function! s:App.notification(method, params) abort
     let self.clients = type(clients) == v:t_list ? clients : []
     call self.log.info('connected CLIs: ' . (empty(self.clients) ? 'none' : join(self.client_names(), ', ')))
     call self.changed()
+  elseif a:method ==# 'warnings'
+    call self.set_warnings(get(a:params, 'warnings', []))
   endif
 endfunction
 
@@ -213,7 +236,7 @@ function! s:App.exited(rpc, code) abort
   call self.context.detach()
   call self.reload.cancel_all()
   call self.clear_env()
-  let [self.port, self.discovery_files, self.clients] = [v:null, [], []]
+  let [self.port, self.discovery_files, self.clients, self.warnings] = [v:null, [], [], []]
   augroup TandemApp
     autocmd!
   augroup END
@@ -264,6 +287,7 @@ function! s:App.status() abort
         \ 'pid': self.rpc isnot v:null ? self.rpc.pid() : v:null,
         \ 'port': self.port,
         \ 'clients': self.clients,
+        \ 'warnings': self.warnings,
         \ 'discovery_files': self.discovery_files,
         \ 'env': self.env,
         \ 'diffs': self.diffs.list(),
@@ -362,6 +386,9 @@ function! tandem#print_status() abort
   echo 'Workspace: ' . join(s.workspace_folders, ', ')
   let clients = map(copy(s.clients), {_, c -> s:text(get(c, 'name', '?')) . (has_key(c, 'version') ? ' ' . s:text(c.version) : '')})
   echo 'Connected CLIs: ' . (empty(clients) ? 'none' : join(clients, ', '))
+  for warning in s.warnings
+    echohl WarningMsg | echo 'Warning: ' . tandem#warning_text(warning) | echohl None
+  endfor
   echo 'Discovery files:' . (empty(s.discovery_files) ? ' none' : '')
   for file in s.discovery_files
     echo '  ' . file
@@ -370,4 +397,56 @@ function! tandem#print_status() abort
     echo 'Open diff: ' . diff.path
   endfor
   echo 'Log: ' . s.log_file
+endfunction
+
+" A warning of the engine as people read it: what goes wrong, then what to do.
+function! tandem#warning_text(warning) abort
+  return a:warning.message . (a:warning.fix is v:null ? '' : ' ' . a:warning.fix)
+endfunction
+
+" The command of the built `tandem` with {args}, as a list.
+function! s:tandem_command(args) abort
+  let script = tandem#sidecar_script()
+  if !filereadable(script)
+    throw printf('Tandem is not built: run `npm run build:sidecar` in %s', s:ROOT)
+  endif
+  return [s:app().config.node, script] + a:args
+endfunction
+
+" Runs `tandem doctor` for Vim's folder, then shows its report in a scratch window. The job
+" inherits the session's variables, so the report is about what a CLI started from Vim finds.
+function! tandem#doctor() abort
+  let cmd = s:tandem_command(['doctor', '--cwd', getcwd()])
+  if !executable(cmd[0])
+    throw printf('`%s` is not an executable (see g:tandem_node)', cmd[0])
+  endif
+  let report = []
+  call job_start(cmd, {'in_io': 'null', 'err_io': 'out',
+        \ 'out_cb': {_, line -> add(report, line)},
+        \ 'close_cb': {_ -> s:show_report(report)}})
+endfunction
+
+let s:REPORT = 'tandem://doctor'
+
+function! s:show_report(lines) abort
+  if bufexists(s:REPORT)
+    silent execute 'bwipeout' bufnr(s:REPORT)
+  endif
+  botright new
+  setlocal buftype=nofile bufhidden=wipe noswapfile nobuflisted
+  silent execute 'file' s:REPORT
+  call setline(1, a:lines)
+  setlocal nomodifiable nomodified
+endfunction
+
+" The line that connects a CLI in another terminal to this Vim, to paste there.
+function! tandem#env_line() abort
+  return printf('eval "$(%s)"', join(map(s:tandem_command(['env', '--cwd', getcwd()]),
+        \ 'shellescape(v:val)'), ' '))
+endfunction
+
+" Shows what :TandemEnv shows.
+function! tandem#print_env() abort
+  echo 'Paste in another terminal, before starting the CLI:'
+  echo tandem#env_line()
 endfunction

@@ -17,6 +17,8 @@ command! -nargs=+ -complete=customlist,tandem#complete Tandem
 command! -nargs=0 TandemStart call tandem#command({-> tandem#start()})
 command! -nargs=0 TandemStop call tandem#command({-> tandem#stop()})
 command! -nargs=0 TandemStatus call tandem#command({-> tandem#print_status()})
+command! -nargs=0 TandemDoctor call tandem#command({-> tandem#doctor()})
+command! -nargs=0 TandemEnv call tandem#command({-> tandem#print_env()})
 command! -nargs=0 TandemAccept call tandem#command({-> tandem#accept()})
 command! -nargs=0 TandemReject call tandem#command({-> tandem#reject()})
 

@@ -80,7 +80,7 @@ function! s:Diffs.open(request) abort
   let name = fnamemodify(path, ':~:.')
   let source = tandem#buffers#for_file(path)
   let [new_lines, shape] = tandem#text#to_lines(new)
-  let view = {'id': id, 'path': path, 'serial': s:serial, 'shape': shape, 'state': 'open',
+  let view = {'id': id, 'path': path, 'name': name, 'proposed': new, 'serial': s:serial, 'shape': shape, 'state': 'open',
         \ 'closed': 0, 'origin_win': win_getid(), 'left_win': 0, 'right_win': 0,
         \ 'left_buf': -1, 'right_buf': -1, 'diffs': self}
   let s:views[view.serial] = view
@@ -306,13 +306,38 @@ function! s:Diffs.reject(...) abort
   endif
 endfunction
 
+" Keeps {content} in a listed scratch buffer of its own, for the user to copy from; returns it.
+function! s:keep(view, content) abort
+  let buf = bufadd(s:unique_name(a:view.name . ' (your edits)'))
+  for [option, value] in [['buftype', 'nofile'], ['bufhidden', 'hide'], ['swapfile', 0],
+        \ ['buflisted', 1]]
+    call setbufvar(buf, '&' . option, value)
+  endfor
+  call bufload(buf)
+  call setbufline(buf, 1, tandem#text#to_lines(a:content)[0])
+  call setbufvar(buf, '&filetype', getbufvar(a:view.right_buf, '&filetype'))
+  return buf
+endfunction
+
 " Closes a view on the CLI's request, without an answer; returns [the proposal's text, view].
-function! s:Diffs.close(id) abort
+" {closing} (the request's params) says why, for the user; edits that reach no file
+" (`keepsEdits` false) are kept in a buffer of their own, and the user is told where.
+function! s:Diffs.close(id, closing) abort
   let view = index([v:t_string, v:t_number], type(a:id)) >= 0 ? get(self.views, a:id, {}) : {}
   if empty(view)
     throw 'no open diff with id ' . string(a:id)
   endif
   let content = self.proposal(view)
+  let edited = content !=# view.proposed
+  let why = get(a:closing, edited ? 'editedMessage' : 'message', '')
+  let why = type(why) == v:t_string ? why : ''
+  if edited && get(a:closing, 'keepsEdits', v:true) is v:false
+    " Where first: the line may be cut to fit the screen.
+    let why = printf(':buffer %d holds your edits to %s. %s', s:keep(view, content), view.name, why)
+  endif
+  if why !=# ''
+    call self.log.tell('info', why)
+  endif
   call self.finish(view)
   return [content, view]
 endfunction

@@ -37,6 +37,24 @@ function! s:Log.log(level, message) abort
   endif
 endfunction
 
+" Tells the user {message} whatever the level, in one line cut to fit: a longer one would stop
+" Vim at a hit-enter prompt, maybe in the middle of typing in a CLI. The log keeps it whole.
+function! s:Log.tell(level, message) abort
+  call self.write(a:level, a:message)
+  let text = 'Tandem: ' . substitute(a:message, '\n', ' ', 'g')
+  let room = max([v:echospace - 1, 20])
+  if strdisplaywidth(text) > room
+    let n = room - 1
+    while strdisplaywidth(strcharpart(text, 0, n) . '…') > room
+      let n -= 1
+    endwhile
+    let text = strcharpart(text, 0, n) . '…'
+  endif
+  execute 'echohl' a:level ==# 'error' ? 'ErrorMsg' : a:level ==# 'warn' ? 'WarningMsg' : 'None'
+  echomsg text
+  echohl None
+endfunction
+
 function! s:Log.debug(message) abort
   call self.log('debug', a:message)
 endfunction

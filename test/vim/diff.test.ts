@@ -174,6 +174,49 @@ describe('diff views in Vim', { skip }, () => {
     assert.equal((await diff.result).status, 'rejected');
   });
 
+  test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
+    const file = scene.file('kept.txt', 'one\n');
+    const diff = scene.clients.qwen.openDiff(file, 'two\n');
+    await diff.opened;
+    await diffTab(scene.vim);
+    await scene.vim.type('Amine');
+    await scene.vim.keys('Escape');
+    await scene.clients.qwen.resolveDiffFromCli(file, 'accepted');
+    await diff.result;
+    await noDiffLeft(scene.vim);
+    const kept = await waitFor('the buffer with the edits', async () => {
+      const buf = await scene.vim.eval<number>(`bufnr('kept.txt (your edits)')`);
+      return buf > 0 ? buf : undefined;
+    });
+    assert.deepEqual(await scene.vim.eval(`getbufline(${kept}, 1, '$')`), ['twomine']);
+    assert.equal(await scene.vim.eval(`buflisted(${kept})`), 1);
+    const messages = await scene.vim.eval<string>(`execute('messages')`);
+    assert.match(
+      messages,
+      new RegExp(
+        `Tandem: :buffer ${kept} holds your edits to kept\\.txt\\. Qwen Code closed this diff`,
+      ),
+    );
+    assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
+    await scene.vim.command(`bwipeout! ${kept}`);
+  });
+
+  test('Gemini CLI closing a diff the user did not edit: its message, and no buffer', async () => {
+    const file = scene.file('plain.txt', 'one\n');
+    const diff = scene.clients.gemini.openDiff(file, 'two\n');
+    await diff.opened;
+    await diffTab(scene.vim);
+    await scene.clients.gemini.resolveDiffFromCli(file, 'accepted');
+    await diff.result;
+    await noDiffLeft(scene.vim);
+    const messages = await scene.vim.eval<string>(`execute('messages')`);
+    assert.match(
+      messages,
+      /Tandem: Gemini CLI closed this diff: you answered in its terminal\. If you approved/,
+    );
+    assert.equal(await scene.vim.eval(`bufnr('plain.txt (your edits)')`), -1);
+  });
+
   test('two diffs at once, one from each client, each with its own answer', async () => {
     const first = scene.file('first.txt', 'g\n');
     const second = scene.file('second.txt', 'q\n');

@@ -4,7 +4,7 @@
  * shows the connected CLI, and stops cleanly.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { realClientIn, type RealClient } from '@tandem/testkit';
@@ -93,6 +93,92 @@ describe('Tandem with Vim', { skip }, () => {
     const again = await scene.vim.waitForState('running');
     assert.notEqual(again.port, null);
     assert.equal(await scene.vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), String(again.port));
+  });
+});
+
+/** The lines of Vim's message history that `pattern` matches. */
+async function messages(vim: VimSession, pattern: RegExp): Promise<string[]> {
+  const all = await vim.eval<string>(`execute('messages')`);
+  return all.split('\n').filter((line) => pattern.test(line));
+}
+
+describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
+  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: TandemStatus };
+  let qwen: RealClient | undefined;
+
+  before(async () => {
+    scene.sandbox = new Sandbox();
+    scene.vim = await VimSession.start(scene.sandbox);
+    scene.status = await scene.vim.waitForState('running');
+  });
+  after(async () => {
+    await qwen?.kill();
+    await scene.vim?.close();
+    scene.sandbox?.remove();
+  });
+
+  test("the warnings of the sandbox (IDE mode off, Qwen's default approval mode) are told once, and :TandemStatus shows each with its fix", async () => {
+    const { warnings } = scene.status;
+    const codes = warnings.map((w) => w.code);
+    assert.ok(codes.includes('ide-mode-off'), JSON.stringify(warnings));
+    assert.ok(codes.includes('no-diffs'), JSON.stringify(warnings));
+    const told = await messages(scene.vim, /see :TandemStatus/);
+    assert.equal(told.length, 1, told.join('\n'));
+    assert.match(
+      told[0]!,
+      new RegExp(`Tandem: ${warnings.length} warnings \\(${codes.join(', ')}\\)`),
+    );
+    assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
+    const shown = await scene.vim.eval<string>(`execute('TandemStatus')`);
+    for (const warning of warnings) {
+      assert.ok(warning.fix, JSON.stringify(warning));
+      assert.ok(shown.includes(`Warning: ${warning.message} ${warning.fix}`), shown);
+    }
+  });
+
+  test('a changed list replaces the old one and is told again', async () => {
+    const settings = path.join(scene.sandbox.workspace, '.qwen');
+    mkdirSync(settings);
+    writeFileSync(
+      path.join(settings, 'settings.json'),
+      JSON.stringify({ ide: { enabled: true }, tools: { approvalMode: 'default' } }),
+    );
+    // The sidecar looks again when a CLI connects.
+    qwen = await realClientIn(scene.sandbox, 'qwen');
+    assert.equal((await qwen.connect()).status, 'connected');
+    const changed = await waitFor('the warnings about Qwen Code to go', async () => {
+      const { warnings } = await scene.vim.status();
+      return warnings.some((w) => w.code === 'no-diffs') ? undefined : warnings;
+    });
+    assert.ok(changed.length > 0, 'Gemini CLI still has IDE mode off');
+    await waitFor('the new list to be told', async () =>
+      (await messages(scene.vim, /see :TandemStatus/)).length === 2 ? true : undefined,
+    );
+    assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
+  });
+
+  test(":TandemDoctor shows doctor's report for Vim's folder in a window", async () => {
+    await scene.vim.ex('TandemDoctor');
+    const header = `tandem doctor: ${scene.sandbox.workspace}`;
+    await waitFor("doctor's report on screen", async () =>
+      (await scene.vim.screen()).includes(header) ? true : undefined,
+    );
+    const report = (await scene.vim.currentTab()).windows.find((w) => w.current);
+    assert.equal(report?.name, 'tandem://doctor');
+    assert.equal(report?.lines[0], header);
+    assert.ok(report?.lines.includes('Qwen Code'), report?.lines.join('\n'));
+    await scene.vim.command('bwipeout!');
+  });
+
+  test(':TandemEnv shows the line that connects a CLI in another terminal', async () => {
+    const line = await scene.vim.eval<string>('tandem#env_line()');
+    assert.match(
+      line,
+      /^eval "\$\('[^']*node'? '[^']*\/packages\/cli\/dist\/tandem\.js' 'env' '--cwd' '[^']+'\)"$/,
+    );
+    assert.ok(line.includes(`'--cwd' '${scene.sandbox.workspace}'`), line);
+    const shown = await scene.vim.eval<string>(`execute('TandemEnv')`);
+    assert.ok(shown.includes(line), shown);
   });
 });
 

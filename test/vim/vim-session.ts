@@ -73,6 +73,8 @@ export interface TandemStatus {
   pid: number | null;
   port: number | null;
   clients: { name: string; version: string }[];
+  /** The engine's warnings for people (IDE mode off, an approval mode that shows no diffs…). */
+  warnings: { code: string; message: string; fix: string | null }[];
   discovery_files: string[];
   env: Record<string, string>;
   diffs: { id: string; path: string }[];
