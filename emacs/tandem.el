@@ -24,7 +24,11 @@
 ;; `process-environment', so `M-x shell', `term', `vterm', `eat' and
 ;; `compile' started afterwards connect.  `M-x tandem-run-gemini' and
 ;; `M-x tandem-run-qwen' start a CLI in a terminal buffer;
-;; `M-x tandem-status' says what is connected.
+;; `M-x tandem-status' says what is connected, and what stops a CLI from
+;; showing its edits here (IDE mode off, an approval mode that writes
+;; without asking), with the fix.  `M-x tandem-doctor' explains whether a
+;; CLI started in the project connects; `M-x tandem-env' copies the line
+;; that connects a CLI in a terminal outside Emacs.
 ;;
 ;; The sidecar is the Node program of this repository; build it once with
 ;; `npm run build:sidecar' in the repository.
@@ -339,7 +343,8 @@ sidecar: open diffs are rejected and the discovery files removed."
     (remove-hook 'kill-emacs-hook #'tandem--kill-emacs)))
 
 (defun tandem-mode-line ()
-  "The mode line text of `tandem-mode': how many CLIs are connected."
+  "The mode line text of `tandem-mode': how many CLIs are connected.
+A `!' after the count says the engine has warnings: see `tandem-status'."
   (let ((session tandem--session))
     (pcase (and session (tandem-session-state session))
       ('running (format " Tandem[%d]%s" (length (tandem-session-clients session))
@@ -365,7 +370,7 @@ sidecar: open diffs are rejected and the discovery files removed."
       (log . ,(and session (buffer-name (tandem-session-log session)))))))
 
 (defun tandem-status ()
-  "Show the port, the connected CLIs, the discovery files and the log of Tandem."
+  "Show the port, the CLIs, the warnings, the discovery files and the log."
   (interactive)
   (let-alist (tandem-status-data)
     (with-help-window "*tandem-status*"
