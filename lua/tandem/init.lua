@@ -2,8 +2,9 @@
 -- The public API. It holds this Neovim's one Session (session.lua) and hands it to what needs it.
 local Session = require('tandem.session')
 local config = require('tandem.config')
+local doctor = require('tandem.doctor')
 local status = require('tandem.status')
-local terminal = require('tandem.terminal')
+local Terminals = require('tandem.terminal')
 
 local M = {}
 
@@ -28,10 +29,12 @@ end
 --- Calling it again restarts Tandem with the new options.
 function M.setup(opts)
   local resolved = config.resolve(opts)
+  local terminals = nil
   if current then
     current:stop()
+    terminals = current.terminals
   end
-  current = Session.new(resolved)
+  current = Session.new(resolved, terminals)
   if resolved.auto_start then
     current:start()
   end
@@ -72,12 +75,37 @@ function M.open_cli(name, args)
   if not s:ensure_running(START_TIMEOUT) then
     s.log:warn('the sidecar is not running: the CLI will not connect to Neovim (see :TandemStatus)')
   end
-  terminal.open(s.config, name, args)
+  s:open_cli(name, args)
 end
 
 --- The names :Tandem completes.
 function M.cli_names()
-  return terminal.names(session().config)
+  return Terminals.names(session().config)
+end
+
+--- Shows the report of `tandem doctor` for Neovim's folder in a scratch buffer.
+function M.doctor()
+  doctor.show_report(session().config)
+end
+
+--- The shell line that connects a CLI in another terminal to this Neovim (see :TandemEnv).
+--- Raises when the sidecar is not running.
+function M.env_line()
+  local port = current and current.port
+  if not port then
+    error('the sidecar is not running: start it with :TandemStart', 0)
+  end
+  return doctor.env_line(current.config, port)
+end
+
+--- Prints the line of env_line() and puts it in the unnamed and clipboard registers.
+function M.show_env_line()
+  local line = M.env_line()
+  vim.fn.setreg('"', line)
+  if vim.fn.has('clipboard') == 1 then
+    pcall(vim.fn.setreg, '+', line)
+  end
+  vim.api.nvim_echo({ { line } }, true, {})
 end
 
 --- Prints what :TandemStatus shows.

@@ -7,16 +7,21 @@ local Diffs = require('tandem.diff')
 local Log = require('tandem.log')
 local Reload = require('tandem.reload')
 local TerminalEnv = require('tandem.terminal_env')
+local Terminals = require('tandem.terminal')
 local sidecar = require('tandem.sidecar')
 
 local Session = {}
 Session.__index = Session
 
--- How long :TandemStop waits for the sidecar to end; quitting Neovim waits less.
+-- How long :TandemStop waits for the sidecar to end; quitting Neovim waits less, for the
+-- sidecar and for the terminals :Tandem opened.
 local STOP_TIMEOUT = 3000
 local QUIT_TIMEOUT = 800
+local TERMINALS_QUIT_TIMEOUT = 600
 
-function Session.new(config)
+--- A session with `config`; it takes over `terminals` (the :Tandem jobs of the session it
+--- replaces), else starts with none.
+function Session.new(config, terminals)
   local self = setmetatable({
     config = config,
     log = Log.new({ file = config.log_file, level = config.log_level }),
@@ -27,11 +32,18 @@ function Session.new(config)
     discovery_files = {},
     clients = {},
     warnings = {},
-    group = nil,
     quitting = false, -- Neovim is quitting: the windows are left as they are
     context = Context.new(),
     terminal_env = TerminalEnv.new(),
+    terminals = terminals or Terminals.new(),
   }, Session)
+  -- One quit hook, the current session's: a session that replaces this one replaces it.
+  vim.api.nvim_create_autocmd('VimLeavePre', {
+    group = vim.api.nvim_create_augroup('TandemQuit', { clear = true }),
+    callback = function()
+      self:_quit()
+    end,
+  })
   self.reload = Reload.new(self.log)
   self.diffs = Diffs.new({
     config = config,
@@ -101,14 +113,6 @@ function Session:start()
     return self:_fail('cannot start the sidecar: ' .. err)
   end
   self.bridge = bridge
-  self.group = vim.api.nvim_create_augroup('TandemSession', { clear = true })
-  vim.api.nvim_create_autocmd('VimLeavePre', {
-    group = self.group,
-    callback = function()
-      self:stop({ quitting = true })
-      self.log:close()
-    end,
-  })
   self:_changed()
   bridge:initialize({
     name = 'neovim',
@@ -183,10 +187,6 @@ function Session:_exited(bridge, code)
   self.reload:cancel_all()
   self.terminal_env:clear()
   self.port, self.discovery_files, self.clients, self.warnings = nil, {}, {}, {}
-  if self.group then
-    pcall(vim.api.nvim_del_augroup_by_id, self.group)
-    self.group = nil
-  end
   if self.state == 'stopping' then
     self.state = 'stopped'
     self:_changed()
@@ -212,6 +212,18 @@ function Session:stop(opts)
   bridge:stop(opts.quitting and QUIT_TIMEOUT or STOP_TIMEOUT)
   -- Stopped now, even if the report of the exit is still on its way (it is then ignored).
   self:_exited(bridge, 0)
+end
+
+-- Neovim is quitting: nothing Tandem started outlives it, and quitting stays quick.
+function Session:_quit()
+  self.terminals:stop_all(TERMINALS_QUIT_TIMEOUT)
+  self:stop({ quitting = true })
+  self.log:close()
+end
+
+--- Opens CLI `name` with extra `args` in a terminal window (see :Tandem).
+function Session:open_cli(name, args)
+  self.terminals:open(self.config, name, args)
 end
 
 --- Starts the sidecar if needed and waits (up to `timeout` ms) until it runs.

@@ -3,11 +3,12 @@
  * :TandemStatus, :checkhealth, the status line, :TandemStop / :TandemStart, and failures.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { realClientIn, startRealClient, type RealClient } from '@tandem/testkit';
-import { NeovimSession, ROOT, Sandbox, skipReason, waitFor } from './neovim-session.js';
+import { NeovimSession, ROOT, Sandbox, neovimEnv, skipReason, waitFor } from './neovim-session.js';
 
 const skip = skipReason({ sidecar: true });
 
@@ -106,6 +107,35 @@ describe('Tandem running in Neovim', { skip }, () => {
       session.command('Tandem nosuchcli'),
       /unknown CLI "nosuchcli": :Tandem takes one of gemini, probe, qwen/,
     );
+  });
+
+  test(":TandemDoctor shows doctor's report, made in Neovim's environment", async () => {
+    const port = (await session.status()).port;
+    await session.command('TandemDoctor');
+    const report = await waitFor("doctor's report", async () => {
+      const lines = await session.lines();
+      return lines[0]?.startsWith('tandem doctor: ') ? lines.join('\n') : undefined;
+    });
+    assert.equal(report.split('\n')[0], `tandem doctor: ${sandbox.workspace}`);
+    // What the variables of Neovim's terminals make a CLI do.
+    assert.ok(report.includes(`GEMINI_CLI_IDE_SERVER_PORT=${port}`), report);
+    assert.equal(await session.lua('return vim.bo.buftype'), 'nofile');
+    await session.command('bwipeout');
+  });
+
+  test(':TandemEnv gives the line that connects a shell in another terminal to this Neovim', async () => {
+    const port = String((await session.status()).port);
+    await session.lua(`vim.env.SHELL = '/bin/bash'`);
+    const printed = await session.lua<string>(`return vim.fn.execute('TandemEnv')`);
+    const line = await session.lua<string>(`return vim.fn.getreg('"')`);
+    assert.equal(printed.trim(), line);
+    assert.match(line, /^eval "\$\(.*\)"$/);
+    // A shell of its own, without Neovim's variables, in another folder.
+    const shellEnv = neovimEnv(sandbox);
+    assert.equal(shellEnv['GEMINI_CLI_IDE_SERVER_PORT'], undefined);
+    const script = `${line}\nprintf '%s %s' "$GEMINI_CLI_IDE_SERVER_PORT" "$QWEN_CODE_IDE_SERVER_PORT"`;
+    const out = execFileSync('bash', ['-c', script], { cwd: sandbox.root, env: shellEnv });
+    assert.equal(out.toString(), `${port} ${port}`);
   });
 
   test('the status line, :TandemStatus and :checkhealth show the connected CLI', async () => {
@@ -224,6 +254,47 @@ describe('Tandem failing to start', { skip: skipReason() }, () => {
     assert.match(log, /sidecar: broken/);
     await session.command('checkhealth tandem');
     assert.match((await session.lines()).join('\n'), /ERROR:? the sidecar failed/);
+  });
+});
+
+describe('Terminals ending with Neovim', { skip }, () => {
+  let sandbox: Sandbox | undefined;
+
+  after(() => sandbox?.remove());
+
+  /** Whether a process of group `group` is still alive. */
+  function groupAlive(group: number): boolean {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  test(':qa! stops a :Tandem CLI that ignores the hang-up, even with the sidecar stopped', async () => {
+    sandbox = new Sandbox();
+    const pidFile = path.join(sandbox.workspace, 'stubborn.pid');
+    const stubborn = `trap '' HUP; echo $$ > ${pidFile}; while :; do sleep 1; done`;
+    const session = await NeovimSession.start(sandbox, {
+      tandem: `{ terminal = { clis = { stubborn = { 'sh', '-c', ${JSON.stringify(stubborn)} } } } }`,
+    });
+    let group = 0;
+    try {
+      await session.command('Tandem stubborn');
+      group = Number((await fileText(pidFile)).trim());
+      assert.ok(groupAlive(group), 'the CLI runs');
+      await session.command('TandemStop');
+      await session.waitForState('stopped');
+      session.nvim.command('qa!').catch(() => undefined);
+      await session.waitForExit();
+      await waitFor('the CLI and its children to end', () =>
+        groupAlive(group) ? undefined : true,
+      );
+    } finally {
+      if (group > 0 && groupAlive(group)) process.kill(-group, 'SIGKILL');
+      await session.close();
+    }
   });
 });
 

@@ -73,6 +73,8 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
       'TandemStatus',
       'TandemAccept',
       'TandemReject',
+      'TandemDoctor',
+      'TandemEnv',
     ]) {
       assert.equal(await session.lua('return vim.fn.exists(":" .. ...)', [name]), 2, name);
     }
@@ -99,6 +101,10 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
 
   test(':TandemAccept outside a diff says so', async () => {
     await assert.rejects(session.command('TandemAccept'), /no Tandem diff here/);
+  });
+
+  test(':TandemEnv with the sidecar stopped says how to start it', async () => {
+    await assert.rejects(session.command('TandemEnv'), /the sidecar is not running: start it/);
   });
 
   describe('selections', () => {
