@@ -410,6 +410,9 @@ runs it again."
   (let ((folder (tandem--folder))
         (buffer (get-buffer-create "*tandem-doctor*")))
     (with-current-buffer buffer
+      ;; A report still coming in would mix with the new one.
+      (when-let ((running (get-buffer-process buffer)))
+        (delete-process running))
       (let ((inhibit-read-only t))
         (erase-buffer))
       (special-mode)
