@@ -32,6 +32,9 @@
 ;;
 ;; The sidecar is the Node program of this repository; build it once with
 ;; `npm run build:sidecar' in the repository.
+;;
+;; Tested on Emacs 28.2 (Debian 12) and on the newest Emacs Debian
+;; unstable carries (30.2 in November 2026).
 
 ;;; Code:
 
