@@ -121,8 +121,8 @@ function! s:App.initialized(rpc, error, result) abort
   call self.set_env(get(a:result, 'env', {}))
   call self.context.attach()
   call self.log.info(printf('listening on port %d', self.port))
+  " Last: it reports the change of state too.
   call self.set_warnings(get(a:result, 'warnings', []))
-  call self.changed()
 endfunction
 
 " The engine's warnings for people (`{code, cli?, message, fix?}` each), which replace the
@@ -134,7 +134,7 @@ function! s:App.set_warnings(list) abort
       let fix = get(warning, 'fix', v:null)
       call add(warnings, {'code': s:text(get(warning, 'code', '?')), 'message': warning.message,
             \ 'fix': type(fix) == v:t_string ? fix : v:null})
-      call self.log.write('info', printf('warning (%s): %s', warnings[-1].code, tandem#warning_text(warnings[-1])))
+      call self.log.write('info', printf('warning (%s): %s', warnings[-1].code, s:warning_text(warnings[-1])))
     endif
   endfor
   if warnings != self.warnings && !empty(warnings)
@@ -387,7 +387,7 @@ function! tandem#print_status() abort
   let clients = map(copy(s.clients), {_, c -> s:text(get(c, 'name', '?')) . (has_key(c, 'version') ? ' ' . s:text(c.version) : '')})
   echo 'Connected CLIs: ' . (empty(clients) ? 'none' : join(clients, ', '))
   for warning in s.warnings
-    echohl WarningMsg | echo 'Warning: ' . tandem#warning_text(warning) | echohl None
+    echohl WarningMsg | echo 'Warning: ' . s:warning_text(warning) | echohl None
   endfor
   echo 'Discovery files:' . (empty(s.discovery_files) ? ' none' : '')
   for file in s.discovery_files
@@ -400,7 +400,7 @@ function! tandem#print_status() abort
 endfunction
 
 " A warning of the engine as people read it: what goes wrong, then what to do.
-function! tandem#warning_text(warning) abort
+function! s:warning_text(warning) abort
   return a:warning.message . (a:warning.fix is v:null ? '' : ' ' . a:warning.fix)
 endfunction
 
