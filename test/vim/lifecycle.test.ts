@@ -157,7 +157,7 @@ describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
     assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
   });
 
-  test(":TandemDoctor shows doctor's report for Vim's folder in a window", async () => {
+  test(":TandemDoctor shows doctor's report for Vim's folder, with the session's variables, in a window", async () => {
     await scene.vim.ex('TandemDoctor');
     const header = `tandem doctor: ${scene.sandbox.workspace}`;
     await waitFor("doctor's report on screen", async () =>
@@ -167,6 +167,14 @@ describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
     assert.equal(report?.name, 'tandem://doctor');
     assert.equal(report?.lines[0], header);
     assert.ok(report?.lines.includes('Qwen Code'), report?.lines.join('\n'));
+    // Run with the session's variables: Qwen Code would pick this Vim by the port they name.
+    const port = scene.status.port!;
+    assert.ok(
+      report?.lines.some((line) =>
+        line.includes(`picks ${port}.lock: QWEN_CODE_IDE_SERVER_PORT=${port} names it`),
+      ),
+      report?.lines.join('\n'),
+    );
     await scene.vim.command('bwipeout!');
   });
 
