@@ -74,7 +74,9 @@ describe('Tandem in vim -es', { skip }, () => {
     const errors = vimScript(
       sandbox,
       `
-      for name in ['Tandem', 'TandemStart', 'TandemStop', 'TandemStatus', 'TandemAccept', 'TandemReject']
+      let names = ['Tandem', 'TandemStart', 'TandemStop', 'TandemStatus', 'TandemAccept']
+      let names += ['TandemReject', 'TandemDoctor', 'TandemEnv']
+      for name in names
         call assert_equal(2, exists(':' . name), name)
       endfor
       call assert_equal(['gemini', 'probe', 'qwen'], getcompletion('Tandem ', 'cmdline'))
