@@ -151,7 +151,13 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
 
     test('an opened file is active, with the cursor at line 1, character 1', async () => {
       await scene.editor.openFile(first);
-      const file = await waitForActive(client(scene, kind), 'first.txt', (f) => f.path === first);
+      // The events of one look may arrive in two updates (the first leaves at once): wait for
+      // the one with the cursor, then judge it.
+      const file = await waitForActive(
+        client(scene, kind),
+        'first.txt with its cursor',
+        (f) => f.path === first && f.cursor !== undefined,
+      );
       assert.deepEqual(file.cursor, { line: 1, character: 1 });
       assert.equal(file.selectedText, undefined);
     });
