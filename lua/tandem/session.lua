@@ -14,10 +14,11 @@ local Session = {}
 Session.__index = Session
 
 -- How long :TandemStop waits for the sidecar to end; quitting Neovim waits less, for the
--- sidecar and for the terminals :Tandem opened.
+-- sidecar and then for the terminals :Tandem opened (hung up first, so they end meanwhile):
+-- about a second in all.
 local STOP_TIMEOUT = 3000
 local QUIT_TIMEOUT = 800
-local TERMINALS_QUIT_TIMEOUT = 600
+local TERMINALS_QUIT_TIMEOUT = 200
 
 --- A session with `config`; it takes over `terminals` (the :Tandem jobs of the session it
 --- replaces), else starts with none.
@@ -216,8 +217,9 @@ end
 
 -- Neovim is quitting: nothing Tandem started outlives it, and quitting stays quick.
 function Session:_quit()
-  self.terminals:stop_all(TERMINALS_QUIT_TIMEOUT)
+  self.terminals:hang_up()
   self:stop({ quitting = true })
+  self.terminals:stop_all(TERMINALS_QUIT_TIMEOUT)
   self.log:close()
 end
 

@@ -72,12 +72,18 @@ function Terminals:_wait(timeout)
   end, 20)
 end
 
---- Stops every job started here, waiting at most about `timeout` ms: hangs up its terminal,
---- then sends SIGTERM, and at last SIGKILL, to the process groups still alive.
-function Terminals:stop_all(timeout)
+--- Hangs up the terminal of every job started here, without waiting.
+function Terminals:hang_up()
   for job in pairs(self.jobs) do
     pcall(vim.fn.jobstop, job)
   end
+end
+
+--- Stops every job started here, waiting at most about `timeout` ms: hangs up its terminal
+--- (again, if `hang_up` came first), then sends SIGTERM, and at last SIGKILL, to the process
+--- groups still alive.
+function Terminals:stop_all(timeout)
+  self:hang_up()
   for _, signal in ipairs({ 'sigterm', 'sigkill' }) do
     if self:_wait(timeout / 3) then
       break
