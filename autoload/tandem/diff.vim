@@ -45,6 +45,12 @@ function! s:fill(name, lines, buftype) abort
   return bufnr('%')
 endfunction
 
+" The CLI that proposes, as the engine names it.
+function! s:client_name(request) abort
+  let client = get(a:request, 'client', v:null)
+  return type(client) == v:t_dict ? get(client, 'name', 'Proposal') . '' : 'Proposal'
+endfunction
+
 function! s:statusline(text) abort
   return substitute(a:text, '%', '%%', 'g')
 endfunction
@@ -87,13 +93,14 @@ function! s:Diffs.open(request) abort
   try
     tabnew
     let view.left_win = win_getid()
-    let view.left_buf = s:fill((old is v:null ? 'tandem://new-file/' : 'tandem://on-disk/') . name,
+    " Named as a tab label shows them: 'src/stats.js (on disk)', 'src/stats.js (Gemini CLI)'.
+    let view.left_buf = s:fill(name . (old is v:null ? ' (new file)' : ' (on disk)'),
           \ old is v:null ? [] : tandem#text#to_lines(old)[0], 'nofile')
     setlocal nomodifiable
     call s:map(self.config)
     execute (self.config.layout ==# 'vertical' ? 'rightbelow vnew' : 'rightbelow new')
     let view.right_win = win_getid()
-    let view.right_buf = s:fill('tandem://proposed/' . name, new_lines, 'acwrite')
+    let view.right_buf = s:fill(name . ' (' . s:client_name(a:request) . ')', new_lines, 'acwrite')
     call s:map(self.config)
 
     let filetype = source > 0 ? getbufvar(source, '&filetype') : ''
@@ -116,7 +123,7 @@ function! s:Diffs.open(request) abort
     endif
     call setwinvar(view.left_win, '&statusline', s:statusline((old is v:null ? 'New file: ' : 'On disk: ') . name)
           \ . (warning ==# '' ? '' : '  %#WarningMsg#' . s:statusline(warning) . '%*'))
-    let client = type(get(a:request, 'client', v:null)) == v:t_dict ? get(a:request.client, 'name', 'Proposal') : 'Proposal'
+    let client = s:client_name(a:request)
     call setwinvar(view.right_win, '&statusline', s:statusline(printf('%s · accept: %s · reject: %s',
           \ client, s:gestures(self.config.accept_key, ':w'), s:gestures(self.config.reject_key, ':q'))))
     call s:watch(view)
