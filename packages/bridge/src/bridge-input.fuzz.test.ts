@@ -7,28 +7,20 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { memoryLogger, BridgeEditor, Sandbox, type BridgeMessage } from '@tandem/testkit';
+import {
+  memoryLogger,
+  BridgeEditor,
+  Sandbox,
+  type BridgeMessage,
+  fuzzSeed,
+  seededRandom,
+  type SeededRandom,
+} from '@tandem/testkit';
 import { z } from 'zod';
 import { JsonLinesPeer } from './json-lines-peer.js';
 
-const SEED = Number(process.env.TANDEM_FUZZ_SEED ?? 0x7a4d3);
+const SEED = fuzzSeed(0x7a4d3);
 const TIME_BUDGET_MS = 30_000;
-
-/** A small seeded generator (mulberry32): the same seed gives the same lines. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (max: number) => Math.floor(next() * max);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
-type Random = ReturnType<typeof random>;
 
 const METHODS = [
   'initialize',
@@ -45,7 +37,7 @@ const METHODS = [
   'constructor',
 ] as const;
 
-function value(r: Random, depth: number): unknown {
+function value(r: SeededRandom, depth: number): unknown {
   if (depth <= 0) return r.pick([null, true, 0, -1, 1e308, 'x', '', '/abs/path', '\u0000']);
   switch (r.int(8)) {
     case 0:
@@ -66,7 +58,7 @@ function value(r: Random, depth: number): unknown {
   }
 }
 
-function nested(r: Random): string {
+function nested(r: SeededRandom): string {
   const depth = r.pick([10, 65, 1000, 5000, 100_000]);
   const [open, close] = r.pick([
     ['[', ']'],
@@ -76,7 +68,7 @@ function nested(r: Random): string {
 }
 
 /** One line an editor (or anything writing to the sidecar's stdin) could send. */
-function line(r: Random): Buffer {
+function line(r: SeededRandom): Buffer {
   switch (r.int(9)) {
     case 0:
       // Raw bytes: invalid UTF-8, NUL, BOM, lone CR.
@@ -132,7 +124,7 @@ describe(`the bridge's input, fuzzed (seed ${SEED})`, () => {
   });
 
   it('random and adversarial lines get errors or warnings, and the sidecar keeps serving', async () => {
-    const r = random(SEED);
+    const r = seededRandom(SEED);
     const end = Date.now() + TIME_BUDGET_MS;
     let sent = 0;
     for (let batch = 0; batch < 16 && Date.now() < end; batch++) {
@@ -159,7 +151,7 @@ describe(`the bridge's input, fuzzed (seed ${SEED})`, () => {
 
 describe(`the line reader, fuzzed around its limit (seed ${SEED})`, () => {
   it('every request gets one reply: its echo when it fits, an error naming it when it does not', async () => {
-    const r = random(SEED + 1);
+    const r = seededRandom(SEED + 1);
     const limits = { maxLineBytes: 600, maxDepth: 8 };
     const input = new PassThrough();
     const output = new PassThrough();

@@ -11,26 +11,13 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fuzzSeed, seededRandom } from '@tandem/testkit';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
 
-const SEED = Number(process.env.TANDEM_FUZZ_SEED ?? 0x51de);
+const SEED = fuzzSeed(0x51de);
 const REQUESTS = 300;
 const TIME_BUDGET_MS = 40_000;
-
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (max: number) => Math.floor(next() * max);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
 
 /** One raw HTTP exchange on its own connection; the status, or 0 when none came back. */
 function exchange(port: number, request: Buffer): Promise<number> {
@@ -49,7 +36,7 @@ function exchange(port: number, request: Buffer): Promise<number> {
 }
 
 test(`the review page's API, fuzzed (seed ${SEED})`, async () => {
-  const r = random(SEED);
+  const r = seededRandom(SEED);
   const pageDir = mkdtempSync(join(tmpdir(), 'tandem-review-fuzz-'));
   writeFileSync(join(pageDir, 'index.html'), '<!doctype html><p>page</p>');
   const errors: string[] = [];

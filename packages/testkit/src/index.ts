@@ -9,6 +9,7 @@ import type { Sandbox } from './sandbox.js';
 
 export { Sandbox } from './sandbox.js';
 export { waitFor, waitUntil } from './wait.js';
+export { fuzzSeed, seededRandom, type SeededRandom } from './seeded-random.js';
 export { installed, missing, needsProgram } from './needs.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
