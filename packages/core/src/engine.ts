@@ -1,6 +1,6 @@
 import { CompanionWarnings, type CompanionWarning } from './clients/companion-warnings.js';
 import { containerFacts } from './clients/container-rules.js';
-import { terminalVariables } from './clients/discovery-rules.js';
+import { terminalVariables, type TerminalCli } from './clients/discovery-rules.js';
 import { ContextTracker } from './context/context-tracker.js';
 import { UpdatePacer } from './context/update-pacer.js';
 import { DiffCoordinator } from './diffs/diff-coordinator.js';
@@ -150,10 +150,14 @@ export class Engine implements EditorEvents {
     return this.discovery.files;
   }
 
-  /** The variables a terminal of this editor needs so that a CLI started there connects here. */
-  terminalEnv(): Record<string, string> {
+  /**
+   * The variables a terminal of this editor needs so that a CLI started there connects here;
+   * `clis` for an editor that serves only some of them.
+   */
+  terminalEnv(clis?: readonly TerminalCli[]): Record<string, string> {
     const idePid = this.discovery.geminiIdePid(this.options.editor.pid);
-    return terminalVariables(this.port, this.workspaceFolders, idePid, containerFacts(process.env));
+    const container = containerFacts(process.env);
+    return terminalVariables(this.port, this.workspaceFolders, idePid, container, clis);
   }
 
   /** What the user must know before a CLI silently does not do what they expect (now). */

@@ -56,6 +56,7 @@ export {
   type DiscoveryLocations,
   type IdeInfo,
   type NameNumbers,
+  type TerminalCli,
 } from './clients/discovery-rules.js';
 export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';

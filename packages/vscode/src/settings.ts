@@ -6,13 +6,13 @@ export const CLIS = {
     label: 'Gemini CLI',
     companionId: 'google.gemini-cli-vscode-ide-companion',
     companionName: 'Gemini CLI Companion',
-    envPrefix: 'GEMINI_CLI_',
+    engineName: 'gemini',
   },
   qwenCode: {
     label: 'Qwen Code',
     companionId: 'qwenlm.qwen-code-vscode-ide-companion',
     companionName: 'Qwen Code Companion',
-    envPrefix: 'QWEN_CODE_',
+    engineName: 'qwen',
   },
 } as const;
 

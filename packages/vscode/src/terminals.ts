@@ -1,3 +1,4 @@
+import type { Engine } from '@tandem/core';
 import * as vscode from 'vscode';
 import {
   CLIS,
@@ -27,12 +28,12 @@ export class Terminals implements vscode.Disposable {
   }
 
   /** Sets the engine's variables for the CLIs Tandem serves; clears them all without one. */
-  update(engineEnv: Record<string, string> | undefined): void {
+  update(engine: Pick<Engine, 'terminalEnv'> | undefined): void {
     this.collection.clear();
-    if (!engineEnv || !terminalEnvironment()) return;
-    const served = CLI_KEYS.filter(serves).map((cli) => CLIS[cli].envPrefix);
-    for (const [name, value] of Object.entries(engineEnv)) {
-      if (served.some((prefix) => name.startsWith(prefix))) this.collection.replace(name, value);
+    if (!engine || !terminalEnvironment()) return;
+    const served = CLI_KEYS.filter(serves).map((cli) => CLIS[cli].engineName);
+    for (const [name, value] of Object.entries(engine.terminalEnv(served))) {
+      this.collection.replace(name, value);
     }
   }
 

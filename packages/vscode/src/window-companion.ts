@@ -61,7 +61,7 @@ export class WindowCompanion implements vscode.Disposable {
       const engine = await Engine.start(this.engineOptions(gemini, qwen));
       this.engine = engine;
       this.feed = new ContextFeed(engine);
-      this.terminals.update(engine.terminalEnv());
+      this.terminals.update(engine);
       this.status.show(engine.clients(), engine.port);
       this.notices.show(engine.warnings());
       this.log.info(`discovery files: ${engine.discoveryFiles.join(', ')}`);
@@ -140,7 +140,7 @@ export class WindowCompanion implements vscode.Disposable {
     void this.enqueue(async () => {
       if (!this.engine) return;
       await this.engine.workspaceChanged(workspaceFolders(), vscode.workspace.isTrusted);
-      this.terminals.update(this.engine.terminalEnv());
+      this.terminals.update(this.engine);
     });
   }
 

@@ -6,6 +6,7 @@ import {
   discoveryFilePath,
   discoveryLocations,
   geminiIdePidFromEnv,
+  terminalVariables,
   idePidAboveShell,
   type DiscoveryKind,
 } from './discovery-rules.js';
@@ -66,5 +67,23 @@ describe('discovery rules', () => {
     assert.equal(idePidAboveShell(100, 50), 50);
     assert.equal(idePidAboveShell(100, 1), 100);
     assert.equal(idePidAboveShell(100, undefined), 100);
+  });
+
+  it("give terminals the variables of the CLIs served, container rule included with Gemini's", () => {
+    const inContainer = { marker: '/.dockerenv' };
+    const both = terminalVariables(41877, ['/w'], 7, inContainer);
+    assert.equal(both.QWEN_CODE_IDE_SERVER_PORT, '41877');
+    assert.equal(both.GEMINI_CLI_IDE_PID, '7');
+    const geminiOnly = terminalVariables(41877, ['/w'], 7, inContainer, ['gemini']);
+    assert.equal(geminiOnly.QWEN_CODE_IDE_SERVER_PORT, undefined);
+    assert.deepEqual(
+      Object.keys(geminiOnly).filter((name) => !name.startsWith('GEMINI_CLI_')),
+      Object.keys(both).filter((name) => !/^(GEMINI_CLI_|QWEN_CODE_)/.test(name)),
+    );
+    const qwenOnly = terminalVariables(41877, ['/w'], 7, inContainer, ['qwen']);
+    assert.deepEqual(Object.keys(qwenOnly).sort(), [
+      'QWEN_CODE_IDE_SERVER_PORT',
+      'QWEN_CODE_IDE_WORKSPACE_PATH',
+    ]);
   });
 });

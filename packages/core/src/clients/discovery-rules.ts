@@ -205,24 +205,32 @@ export const ALL_CLI_VARIABLES: readonly string[] = [
  * file only through the port, later ones read it first. No token travels this way (the files
  * carry it), and `TERM_PROGRAM` is never faked: `ideInfo` names the editor. In a container
  * (`container`, of the terminal's machine), Gemini CLI is also told to dial 127.0.0.1: the
- * terminal runs in the editor's container.
+ * terminal runs in the editor's container. `clis` limits them to the CLIs this editor serves.
  */
 export function terminalVariables(
   port: number,
   workspaceFolders: string[],
   geminiIdePid: number,
   container: ContainerFacts = {},
+  clis: readonly TerminalCli[] = ['gemini', 'qwen'],
 ): Record<string, string> {
   const workspacePath = workspaceFolders.join(delimiter);
   return {
-    [CLI_VARIABLES.gemini.port]: String(port),
-    [CLI_VARIABLES.gemini.workspacePath]: workspacePath,
-    [CLI_VARIABLES.gemini.idePid]: String(geminiIdePid),
-    [CLI_VARIABLES.qwen.port]: String(port),
-    [CLI_VARIABLES.qwen.workspacePath]: workspacePath,
-    ...containerTerminalVariables(container),
+    ...(clis.includes('gemini') && {
+      [CLI_VARIABLES.gemini.port]: String(port),
+      [CLI_VARIABLES.gemini.workspacePath]: workspacePath,
+      [CLI_VARIABLES.gemini.idePid]: String(geminiIdePid),
+      ...containerTerminalVariables(container),
+    }),
+    ...(clis.includes('qwen') && {
+      [CLI_VARIABLES.qwen.port]: String(port),
+      [CLI_VARIABLES.qwen.workspacePath]: workspacePath,
+    }),
   };
 }
+
+/** The CLIs a terminal's variables are for. */
+export type TerminalCli = keyof typeof CLI_VARIABLES;
 
 /** `GEMINI_CLI_IDE_PID` as Gemini CLI reads it: a positive integer, else ignored. */
 export function geminiIdePidFromEnv(env: NodeJS.ProcessEnv): number | undefined {
