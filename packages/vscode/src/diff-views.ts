@@ -44,6 +44,8 @@ export class DiffViews
   private readonly subscriptions: vscode.Disposable[];
   /** Once the window goes away, views are answered without touching the UI. */
   private shuttingDown = false;
+  /** Proposals whose save under way the user asked for (not an auto save), by URI. */
+  private readonly manualSaves = new Set<string>();
 
   constructor(
     private readonly answers: DiffAnswers,
@@ -55,6 +57,7 @@ export class DiffViews
       }),
       vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this),
       vscode.window.tabGroups.onDidChangeTabs((event) => this.tabsClosed(event.closed)),
+      vscode.workspace.onWillSaveTextDocument((event) => this.willSave(event)),
       vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
       vscode.commands.registerCommand('tandem.acceptDiff', (uri?: vscode.Uri) =>
         this.acceptFromUser(this.viewFor(uri)),
@@ -130,10 +133,22 @@ export class DiffViews
     await this.accept(view, this.currentText(view));
   }
 
+  /**
+   * Only a save the user asks for accepts: `files.autoSave` (on by default in code-server and
+   * VS Code for the Web) saves a proposal a second after each edit, which is no answer.
+   */
+  private willSave(event: vscode.TextDocumentWillSaveEvent): void {
+    if (event.document.uri.scheme !== PROPOSAL_SCHEME) return;
+    const key = event.document.uri.toString();
+    if (event.reason === vscode.TextDocumentSaveReason.Manual) this.manualSaves.add(key);
+    else this.manualSaves.delete(key);
+  }
+
   /** Saving the proposal (Ctrl/Cmd+S, or "Save" when its tab closes) accepts it. */
   private saved(document: vscode.TextDocument): void {
+    const manual = this.manualSaves.delete(document.uri.toString());
     const view = this.viewFor(document.uri);
-    if (view && !view.answered && document.uri.scheme === PROPOSAL_SCHEME) {
+    if (manual && view && !view.answered && document.uri.scheme === PROPOSAL_SCHEME) {
       void this.accept(view, document.getText());
     }
   }

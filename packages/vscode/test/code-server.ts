@@ -191,7 +191,8 @@ export class CodeServer {
     await input.fill(`>${title}`);
     const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.press('Enter');
+    // The row itself: Enter runs the highlighted one, which may be another (recently used) match.
+    await row.click();
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
