@@ -48,28 +48,12 @@ test(
     await vscode.waitForDiscovery();
     // Sourced, so that the CLI's parent is the terminal's own shell, as when a user types it.
     const script = path.join(sandbox.root, 'start-gemini.sh');
-    let restarted = false;
     await writeFile(script, `${launch.command.shellLine}\n`);
     await vscode.runInTerminal(`. ${script}`);
+    await vscode.waitForClient('Gemini CLI');
     let screen = '';
     const terminalShows = (pattern: RegExp) => async () =>
       pattern.test((screen = await vscode.terminalText()));
-    // On a loaded machine Gemini CLI has once found no terminal on its stdin and exited at once
-    // (cause not found): start it a second time then, and say so; a second failure fails.
-    const noTty = /No input provided via stdin/;
-    await waitUntil(
-      'the CLI to connect',
-      async () => {
-        if (noTty.test((screen = await vscode.terminalText())) && !restarted) {
-          restarted = true;
-          console.log('# Gemini CLI found no terminal on stdin: starting it again');
-          await vscode.runInTerminal(`clear; . ${script}`);
-        }
-        return (await vscode.statusText().catch(() => '')).includes('Gemini CLI');
-      },
-      120_000,
-      () => screen,
-    );
     // In a VS Code terminal, Gemini CLI first offers to set up its keybindings: no.
     const keybindingOffer = /terminal keybindings\?/;
     const ready = new RegExp(`${inputPattern.source}|${keybindingOffer.source}`);

@@ -114,13 +114,17 @@ async function writeJson(file: string, value: object): Promise<void> {
   await writeFile(file, JSON.stringify(value, null, 2) + '\n');
 }
 
-/** The shell line of `CliCommand`: cd to `cwd`, then run `argv` with `env` and no TERM_PROGRAM. */
+/**
+ * The shell line of `CliCommand`: cd to `cwd`, then run `argv` with `env`, without the terminal's
+ * TERM_PROGRAM and without CI (a CLI that sees `CI` refuses to run interactively: "No input
+ * provided via stdin"), whatever the terminal it is typed in inherited.
+ */
 export function commandShellLine(command: Omit<CliCommand, 'shellLine'>): string {
   const assignments = Object.entries(command.env).map(
     ([name, value]) => `${name}=${shellQuote(value)}`,
   );
   const words = [
-    'env -u TERM_PROGRAM -u TERM_PROGRAM_VERSION',
+    'env -u TERM_PROGRAM -u TERM_PROGRAM_VERSION -u CI',
     ...assignments,
     ...command.argv.map((word) => shellQuote(word)),
   ];
