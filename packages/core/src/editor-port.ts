@@ -60,7 +60,7 @@ export const MAX_ANSWER_BYTES = 3 * MAX_PROPOSAL_BYTES + 1024 * 1024;
 export interface DiffClosing {
   /**
    * `terminal`: the user answered in the CLI's terminal — approved or cancelled, the CLIs do
-   * not say which; `withdrawn`: the CLI closed it without an answer; `replaced`: the CLI proposed
+   * not say which (the engine finds out on disk and tells `diffOutcome` later); `withdrawn`: the CLI closed it without an answer; `replaced`: the CLI proposed
    * the same file again; `client-left`: its CLI went away; `stopping`: the editor's companion stops.
    */
   reason: 'terminal' | 'withdrawn' | 'replaced' | 'client-left' | 'stopping';
@@ -75,6 +75,19 @@ export interface DiffClosing {
   keepsEdits: boolean;
 }
 
+/**
+ * What became of a diff the user answered in its CLI's terminal, as the engine found it on disk
+ * a moment after the CLI closed it: `approved` (the CLI wrote the file), `cancelled` (nothing
+ * was written), `changed` (the file changed, but not to what the CLI writes).
+ */
+export interface DiffOutcomeNotice {
+  kind: 'approved' | 'cancelled' | 'changed';
+  /** The diff's file, exactly as the CLI sent it. */
+  filePath: string;
+  /** For people: one sentence on what happened to the file and to the user's edits. */
+  message: string;
+}
+
 /** What a frontend implements. */
 export interface EditorPort {
   /** Show the diff. Resolve once it is shown; reject (with a reason) when it cannot be. */
@@ -84,6 +97,11 @@ export interface EditorPort {
    * (the user may have edited it). `closing` says why, and what the user must be told.
    */
   closeDiff(id: string, closing: DiffClosing): Promise<string>;
+  /**
+   * What became of a diff closed with reason `terminal` (its view is already closed): a few
+   * seconds after the close, once the engine saw the CLI write the file or not.
+   */
+  diffOutcome?(id: string, outcome: DiffOutcomeNotice): void;
   /** The set of connected CLIs changed. */
   clientsChanged?(clients: ConnectedClient[]): void;
   /** The warnings changed (see `Engine.warnings()`; the first list is read from the engine). */

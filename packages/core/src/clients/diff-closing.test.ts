@@ -1,30 +1,46 @@
 /**
- * What a frontend is told when the CLI closes a diff, judged by the real clients: an answer in
- * the terminal (`resolveDiffFromCli`, approved or cancelled alike) says what each CLI writes and
- * whether the user's edits are lost; a withdrawal says nothing is written.
+ * What a frontend is told when the CLI closes a diff, judged by the real clients. An answer in
+ * the terminal (`resolveDiffFromCli`: approved or cancelled, the client closes the same way)
+ * first closes the view, keeping the user's edits where the CLI drops them; then the engine
+ * watches the file and says which it was. The real clients stop at resolving their diff: what
+ * the whole CLI then writes, the tests write here, as each CLI does (SPEC-NOTES §3).
  */
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { realClientIn, RecordingEditor, Sandbox, waitFor, type RealClient } from '@tandem/testkit';
-import type { DiffClosing } from '../editor-port.js';
+import type { DiffClosing, DiffOutcomeNotice } from '../editor-port.js';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
+import { TERMINAL_WRITE_LIMIT_MS } from './diff-rules.js';
 
-/** Records why each view was closed; the user edited every proposal. */
+/** Records why each view was closed and what became of it; `userText` is the user's typing. */
 class ClosingEditor extends RecordingEditor {
   readonly closings = new Map<string, DiffClosing>();
+  readonly outcomes = new Map<string, DiffOutcomeNotice>();
+  readonly userText = new Map<string, string>();
 
   override async closeDiff(id: string, closing?: DiffClosing): Promise<string> {
     if (closing) this.closings.set(id, closing);
-    this.edits.set(id, 'edited by the user\n');
+    const typed = this.userText.get(this.shown.get(id)!.filePath);
+    if (typed !== undefined) this.edits.set(id, typed);
     return super.closeDiff(id);
+  }
+
+  diffOutcome(id: string, outcome: DiffOutcomeNotice): void {
+    assert.ok(!this.outcomes.has(id), `one outcome for ${id}`);
+    this.outcomes.set(id, outcome);
   }
 }
 
+/** Long enough for any outcome: the engine's own time limit, and the machine's load. */
+const OUTCOME_WAIT_MS = TERMINAL_WRITE_LIMIT_MS + 30_000;
+
 for (const kind of ['gemini', 'qwen'] as const) {
-  describe(`${kind}: a diff the CLI closes tells the editor what becomes of the user's edits`, () => {
+  const cli = kind === 'gemini' ? 'Gemini CLI' : 'Qwen Code';
+
+  describe(`${kind}: a diff answered in the CLI's terminal, then written or not`, () => {
     let sandbox: Sandbox;
     let editor: ClosingEditor;
     let engine: Engine;
@@ -44,50 +60,157 @@ for (const kind of ['gemini', 'qwen'] as const) {
       sandbox?.remove();
     });
 
-    for (const outcome of ['accepted', 'rejected'] as const) {
-      it(`approved or cancelled in the terminal (${outcome}): the same closing, in the CLI's words`, async () => {
-        const path = join(sandbox.workspace, `${outcome}.txt`);
-        await writeFile(path, 'before\n');
-        const diff = client.openDiff(path, 'proposal\n');
-        await diff.opened;
-        const [id] = [...editor.shown.keys()].filter(
-          (key) => editor.shown.get(key)!.filePath === path,
-        );
-        await client.resolveDiffFromCli(path, outcome);
-        const closing = await waitFor('the view to be closed', () => editor.closings.get(id!));
-        assert.equal(closing.reason, 'terminal');
-        if (kind === 'gemini') {
-          assert.equal(closing.keepsEdits, true);
-          assert.match(closing.editedMessage, /If you approved there, it writes your edited text/);
-          // What Gemini CLI takes as the text to write: the view's, with the user's edits.
-          if (outcome === 'accepted') {
-            assert.equal((await diff.result).content, 'edited by the user\n');
-          }
-        } else {
-          assert.equal(closing.keepsEdits, false);
-          assert.match(
-            closing.editedMessage,
-            /Your edits are not written: .*Qwen Code|its own proposal/,
-          );
-          assert.match(closing.editedMessage, /copy it/);
-        }
-        assert.equal((await diff.result).status, outcome);
-      });
+    /** Opens a diff of `name` (holding `before`, or absent when null), answered in the terminal. */
+    async function answerInTerminal(
+      name: string,
+      answer: 'accepted' | 'rejected',
+      options: { before?: string | null; typed?: string } = {},
+    ) {
+      const path = join(sandbox.workspace, name);
+      const original = options.before === undefined ? 'before\n' : options.before;
+      if (original !== null) await writeFile(path, original);
+      if (options.typed !== undefined) editor.userText.set(path, options.typed);
+      const diff = client.openDiff(path, 'proposal\n');
+      await diff.opened;
+      const id = editor.diffFor(path)!.id;
+      await client.resolveDiffFromCli(path, answer);
+      const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
+      assert.equal(closing.reason, 'terminal');
+      const result = await diff.result;
+      assert.equal(result.status, answer);
+      return { path, id, closing, result };
     }
 
-    it('withdrawn by the CLI (closeDiff without suppressing): nothing is written', async () => {
+    function outcomeOf(id: string): Promise<DiffOutcomeNotice> {
+      return waitFor('what became of the diff', () => editor.outcomes.get(id), OUTCOME_WAIT_MS);
+    }
+
+    it('approved with the user edits: the closing keeps them where the CLI drops them, the outcome says what was written', async () => {
+      const typed = 'proposal\nedited by the user\n';
+      const { path, id, closing, result } = await answerInTerminal('edited.txt', 'accepted', {
+        typed,
+      });
+      if (kind === 'gemini') {
+        assert.equal(closing.keepsEdits, true);
+        // What Gemini CLI takes as the text to write: the view's, with the user's edits.
+        assert.equal(result.content, typed);
+        // As the whole Gemini CLI does next: it writes that text.
+        await writeFile(path, result.content!);
+      } else {
+        assert.equal(closing.keepsEdits, false);
+        assert.match(closing.editedMessage, /Qwen Code closed this diff: .*never writes your edits/);
+        assert.match(closing.editedMessage, /kept here to copy/);
+        // As the whole Qwen Code does next: it writes its own proposal.
+        await writeFile(path, 'proposal\n');
+      }
+      const outcome = await outcomeOf(id);
+      assert.equal(outcome.kind, 'approved');
+      assert.equal(outcome.filePath, path);
+      assert.equal(
+        outcome.message,
+        kind === 'gemini'
+          ? 'Gemini CLI wrote edited.txt with your edits (approved in its terminal).'
+          : 'Qwen Code wrote its own proposal to edited.txt (approved in its terminal): your ' +
+              'edits were not written (they were kept for you when the diff closed).',
+      );
+    });
+
+    it('approved as proposed, to a new file written by rename: the CLI wrote its proposal', async () => {
+      const path = join(sandbox.workspace, 'new', 'created.txt');
+      await mkdir(join(sandbox.workspace, 'new'));
+      const { id } = await answerInTerminal('new/created.txt', 'accepted', { before: null });
+      // A writer that renames a finished file into place: the watch sees the new file whole.
+      await writeFile(`${path}.partial`, 'proposal\n');
+      await rename(`${path}.partial`, path);
+      const outcome = await outcomeOf(id);
+      assert.equal(outcome.kind, 'approved');
+      assert.equal(
+        outcome.message,
+        `${cli} wrote its own proposal to created.txt (approved in its terminal).`,
+      );
+    });
+
+    it('approved on a file with CRLF line endings, which Gemini CLI restores: still approved', async () => {
+      const { path, id, result } = await answerInTerminal('crlf.txt', 'accepted', {
+        before: 'before\r\n',
+      });
+      const written = kind === 'gemini' ? result.content! : 'proposal\n';
+      await writeFile(path, written.replace(/\n/g, '\r\n'));
+      assert.equal((await outcomeOf(id)).kind, 'approved');
+    });
+
+    it('cancelled: nothing is written, and the outcome says the file was not changed', async () => {
+      const { path, id, closing } = await answerInTerminal('cancelled.txt', 'rejected', {
+        typed: 'edited, then cancelled\n',
+      });
+      assert.equal(closing.keepsEdits, kind === 'gemini');
+      const outcome = await outcomeOf(id);
+      assert.equal(outcome.kind, 'cancelled');
+      assert.equal(
+        outcome.message,
+        `cancelled.txt was not changed: the proposal was cancelled in ${cli}'s terminal.`,
+      );
+      assert.equal(await readFile(path, 'utf8'), 'before\n');
+    });
+
+    it('the file changed to something else meanwhile, or was removed: the outcome says so', async () => {
+      const changed = await answerInTerminal('changed.txt', 'rejected');
+      await writeFile(changed.path, 'written by another program\n');
+      const removed = await answerInTerminal('removed.txt', 'rejected');
+      await rm(removed.path);
+      const [afterChange, afterRemoval] = await Promise.all([
+        outcomeOf(changed.id),
+        outcomeOf(removed.id),
+      ]);
+      assert.equal(afterChange.kind, 'changed');
+      assert.match(afterChange.message, /^changed\.txt changed after the diff closed in/);
+      assert.match(afterChange.message, new RegExp(`not to what ${cli} writes`));
+      assert.equal(afterRemoval.kind, 'changed');
+      assert.match(afterRemoval.message, /^removed\.txt was removed after/);
+    });
+
+    it('withdrawn by the CLI (closeDiff without suppressing): nothing is written, no outcome follows', async () => {
       const path = join(sandbox.workspace, 'withdrawn.txt');
       await writeFile(path, 'before\n');
       const diff = client.openDiff(path, 'proposal\n');
       await diff.opened;
-      const [id] = [...editor.shown.keys()].filter(
-        (key) => editor.shown.get(key)!.filePath === path,
-      );
+      const id = editor.diffFor(path)!.id;
       await client.closeDiff(path);
-      const closing = await waitFor('the view to be closed', () => editor.closings.get(id!));
+      const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
       assert.equal(closing.reason, 'withdrawn');
       assert.equal(closing.keepsEdits, false);
       assert.match(closing.message, /the file stays as it was/);
+      // A terminal answer made later still gets its outcome; the withdrawn diff never does.
+      const later = await answerInTerminal('later.txt', 'rejected');
+      await outcomeOf(later.id);
+      assert.equal(editor.outcomes.has(id), false);
     });
   });
 }
+
+describe('an engine that stops while it watches tells the editor nothing more', () => {
+  it('no outcome after stop', async () => {
+    const sandbox = new Sandbox();
+    const editor = new ClosingEditor();
+    const engine = await startEngine(sandbox, editor);
+    const client = await realClientIn(sandbox, 'gemini');
+    try {
+      assert.equal((await client.connect()).status, 'connected');
+      const path = join(sandbox.workspace, 'stopping.txt');
+      await writeFile(path, 'before\n');
+      const diff = client.openDiff(path, 'proposal\n');
+      await diff.opened;
+      const id = editor.diffFor(path)!.id;
+      await client.resolveDiffFromCli(path, 'rejected');
+      await waitFor('the view to be closed', () => editor.closings.get(id));
+      await engine.stop();
+      // Past the time limit, an engine still watching would have said "cancelled".
+      await new Promise((resolve) => setTimeout(resolve, TERMINAL_WRITE_LIMIT_MS + 1_000));
+      assert.equal(editor.outcomes.has(id), false);
+    } finally {
+      await client.kill();
+      await engine.stop();
+      sandbox.remove();
+    }
+  });
+});

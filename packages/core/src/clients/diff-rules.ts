@@ -1,4 +1,5 @@
-import type { DiffClosing } from '../editor-port.js';
+import { basename } from 'node:path';
+import type { DiffClosing, DiffOutcomeNotice } from '../editor-port.js';
 
 /**
  * What the CLIs do with a diff's answer that a frontend must not have to know (SPEC-NOTES §3).
@@ -18,34 +19,108 @@ export function emptyAcceptRefusal(proposal: string, content: string): string | 
 
 /**
  * The CLI closed its diff because the user answered in its terminal (`suppressNotification`).
- * Both CLIs close the same way after an approval and after a cancel, so the engine cannot say
- * which happened. After an approval Gemini CLI writes the text `closeDiff` returned (with the
- * user's edits); Qwen Code writes its own proposal, dropping them.
+ * Both CLIs close the same way after an approval and after a cancel; which it was shows on disk
+ * a moment later (`terminalOutcome`). After an approval Gemini CLI writes the text `closeDiff`
+ * returned (with the user's edits); Qwen Code writes its own proposal, dropping them.
  */
 export function terminalAnswerClosing(clientName: string): DiffClosing {
-  const name = clientName || 'The CLI';
-  const closed = `${name} closed this diff: you answered in its terminal.`;
-  const cancelled = 'if you cancelled, the file stays as it was';
+  const closed = `${clientName || 'The CLI'} closed this diff: you answered in its terminal.`;
   if (clientName === 'Gemini CLI') {
-    return {
-      reason: 'terminal',
-      message: `${closed} If you approved there, it writes the proposal; ${cancelled}.`,
-      editedMessage:
-        `${closed} If you approved there, it writes your edited text; ${cancelled} and ` +
-        `your edits are not written (they are kept here to copy).`,
-      keepsEdits: true,
-    };
+    return { reason: 'terminal', message: closed, editedMessage: closed, keepsEdits: true };
   }
-  const writesProposal =
-    clientName === 'Qwen Code' ? 'it writes its own proposal' : 'it may write its own proposal';
+  const never = clientName === 'Qwen Code' ? 'It never writes' : 'It may not write';
   return {
     reason: 'terminal',
-    message: `${closed} If you approved there, ${writesProposal}; ${cancelled}.`,
-    editedMessage:
-      `${closed} Your edits are not written: if you approved there, ${writesProposal}; ` +
-      `${cancelled}. Your edited text is kept here: copy it to apply it yourself.`,
+    message: closed,
+    editedMessage: `${closed} ${never} your edits: they are kept here to copy.`,
     keepsEdits: false,
   };
+}
+
+/**
+ * How long an approval in the terminal may take to reach the file after `closeDiff` returns.
+ * Measured with the whole CLIs in tmux on a loaded two-core machine: Gemini CLI 0.61.0 wrote
+ * 173–478 ms after it, Qwen Code 0.24.4 217–888 ms. A file still unchanged after more than five
+ * times the slowest was not written: the proposal was cancelled.
+ */
+export const TERMINAL_WRITE_LIMIT_MS = 5_000;
+
+/** What the engine saw on disk after a terminal answer (see `DiffCoordinator`). */
+export type FileAfterAnswer =
+  | { changed: false }
+  /** `content` is `null` when the file was removed. */
+  | { changed: true; content: string | null };
+
+/**
+ * What the CLI writes after an approval in its terminal, given the view's text as `closeDiff`
+ * returned it: whether `content` (the file as found on disk) is that write. Gemini CLI writes the
+ * view's text, or its proposal when that text is empty, and restores the file's CRLF line
+ * endings; Qwen Code writes its proposal. Another CLI may do either.
+ */
+export function isTerminalApprovalWrite(
+  clientName: string,
+  content: string,
+  viewText: string,
+  proposal: string,
+): boolean {
+  const writes = {
+    'Gemini CLI': [viewText || proposal],
+    'Qwen Code': [proposal],
+  }[clientName] ?? [viewText, proposal];
+  return writes.some((text) => sameText(text, content));
+}
+
+/**
+ * One definite sentence on what became of a diff answered in the terminal, from what was found
+ * on disk within `TERMINAL_WRITE_LIMIT_MS` of the close.
+ */
+export function terminalOutcome(
+  clientName: string,
+  filePath: string,
+  after: FileAfterAnswer,
+  viewText: string,
+  proposal: string,
+): DiffOutcomeNotice {
+  const cli = clientName || 'The CLI';
+  const file = basename(filePath);
+  if (!after.changed) {
+    return {
+      kind: 'cancelled',
+      filePath,
+      message: `${file} was not changed: the proposal was cancelled in ${cli}'s terminal.`,
+    };
+  }
+  const { content } = after;
+  if (content === null || !isTerminalApprovalWrite(clientName, content, viewText, proposal)) {
+    return {
+      kind: 'changed',
+      filePath,
+      message:
+        `${file} ${content === null ? 'was removed' : 'changed'} after the diff closed in ` +
+        `${cli}'s terminal, but not to what ${cli} writes after an approval: check it.`,
+    };
+  }
+  const edited = !sameText(viewText, proposal);
+  if (edited && viewText !== '' && sameText(content, viewText)) {
+    return {
+      kind: 'approved',
+      filePath,
+      message: `${cli} wrote ${file} with your edits (approved in its terminal).`,
+    };
+  }
+  const proposalWritten = `${cli} wrote its own proposal to ${file} (approved in its terminal)`;
+  return {
+    kind: 'approved',
+    filePath,
+    message: edited
+      ? `${proposalWritten}: your edits were not written (they were kept for you when the diff closed).`
+      : `${proposalWritten}.`,
+  };
+}
+
+/** The same text, whatever its line endings (Gemini CLI restores a file's CRLF). */
+function sameText(a: string, b: string): boolean {
+  return a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
 }
 
 /** Every other reason a view closes without an answer: nothing the user edited is written. */

@@ -2,12 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import {
   emptyAcceptRefusal,
+  isTerminalApprovalWrite,
+  TERMINAL_WRITE_LIMIT_MS,
   terminalAnswerClosing,
+  terminalOutcome,
   unansweredClosing,
 } from '../clients/diff-rules.js';
 import type { ConnectedClient, DiffAnswer, EditorPort } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { DiffRegistry, type OpenDiff } from './diff-registry.js';
+import { fileStamp, watchForWrite, type FileStamp } from './write-watch.js';
 
 /** What a CLI session is told, later, about a diff it opened. */
 export type DiffOutcome =
@@ -28,6 +32,8 @@ export type Refusal = { ok: false; reason: string };
 export class DiffCoordinator {
   private readonly diffs = new DiffRegistry();
   private closed = false;
+  /** Ends the watches for what the CLIs wrote after an answer in the terminal. */
+  private readonly watches = new AbortController();
 
   constructor(
     private readonly editor: EditorPort,
@@ -72,8 +78,9 @@ export class DiffCoordinator {
   }
 
   /**
-   * The CLI closes its diff (the user answered in the terminal): the view closes and its text
-   * is returned (`null` when no such diff is open). With `silent`, no outcome is sent.
+   * The CLI closes its diff: the view closes and its text is returned (`null` when no such diff
+   * is open). `silent` (the user answered in the terminal): no outcome is sent to the CLI, and
+   * the editor hears later whether the CLI wrote the file.
    */
   async close(
     sessionId: string,
@@ -94,8 +101,32 @@ export class DiffCoordinator {
       if (!silent) await this.reject(diff);
       return refusal(`The editor could not close the diff: ${errorMessage(error)}`);
     }
-    if (!silent) await this.reject(diff);
+    if (silent) this.watchTerminalAnswer(diff, content, await fileStamp(diff.filePath));
+    else await this.reject(diff);
     return { ok: true, content };
+  }
+
+  /**
+   * The CLIs do not say whether the user approved or cancelled in the terminal, but an approval
+   * writes the file right after `closeDiff` returns: watch it (from `before`, its stamp before
+   * the CLI had the view's text) and tell the editor what became of it.
+   */
+  private watchTerminalAnswer(diff: OpenDiff, viewText: string, before: FileStamp): void {
+    if (!this.editor.diffOutcome) return;
+    const { id, filePath, newContent: proposal, client } = diff;
+    watchForWrite(filePath, before, {
+      limitMs: TERMINAL_WRITE_LIMIT_MS,
+      awaited: (content) => isTerminalApprovalWrite(client.name, content, viewText, proposal),
+      signal: this.watches.signal,
+    }).then(
+      (after) => {
+        if (!after) return;
+        const outcome = terminalOutcome(client.name, filePath, after, viewText, proposal);
+        this.log.info(`${id}: ${outcome.message}`);
+        this.editor.diffOutcome?.(id, outcome);
+      },
+      (error: unknown) => this.log.warn(`${id}: could not watch ${filePath}: ${errorMessage(error)}`),
+    );
   }
 
   accepted(id: string, content: string): DiffAnswer {
@@ -124,9 +155,13 @@ export class DiffCoordinator {
     }
   }
 
-  /** Stopping: every open diff is rejected (a CLI left waiting could never diff again). */
+  /**
+   * Stopping: every open diff is rejected (a CLI left waiting could never diff again), and the
+   * editor hears no more outcomes.
+   */
   async rejectAll(): Promise<void> {
     this.closed = true;
+    this.watches.abort();
     await Promise.all(
       this.diffs.all().map(async (diff) => {
         this.diffs.remove(diff.id);
