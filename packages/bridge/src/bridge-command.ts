@@ -5,7 +5,7 @@ import { BridgeSidecar } from './bridge-sidecar.js';
 export const bridgeUsage = `Usage: tandem bridge
 
 Runs the sidecar that a terminal editor (Neovim, Vim, Emacs, ...) starts beside itself. It speaks
-bridge protocol 1.1 — JSON-RPC 2.0, one message per line — on stdin and stdout, and logs to stderr.
+bridge protocol 1.2 — JSON-RPC 2.0, one message per line — on stdin and stdout, and logs to stderr.
 See docs/bridge-protocol.md.
 
 It exits, rejecting open diffs and removing its discovery files, on \`shutdown\`, when stdin

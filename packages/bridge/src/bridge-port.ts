@@ -2,6 +2,7 @@ import type {
   CompanionWarning,
   ConnectedClient,
   DiffClosing,
+  DiffOutcomeNotice,
   DiffRequest,
   EditorPort,
 } from '@tandem/core';
@@ -16,15 +17,22 @@ const OPEN_TIMEOUT_MS = 60_000;
  */
 const CLOSE_TIMEOUT_MS = 9.5 * 60_000;
 
+/** What the editor said it takes beyond protocol 1.0. */
+export interface EditorTakes {
+  /** It stated `clientChanges`: it hears only what changed, in `clients/changed`. */
+  clientChanges?: boolean;
+  /** It speaks 1.2: it hears `diff/outcome`. */
+  diffOutcomes?: boolean;
+}
+
 /** The engine's `EditorPort`, spoken to an editor adapter over bridge protocol v1. */
 export class BridgePort implements EditorPort {
   /** The clients the editor was last told of (`clients/changed` only). */
   private told = new Map<string, ConnectedClient>();
 
-  /** `sendsChanges`: the editor stated `clientChanges`, so it hears only what changed. */
   constructor(
     private readonly peer: JsonLinesPeer,
-    private readonly sendsChanges = false,
+    private readonly takes: EditorTakes = {},
   ) {}
 
   async showDiff(diff: DiffRequest): Promise<void> {
@@ -53,12 +61,16 @@ export class BridgePort implements EditorPort {
     return reply.content;
   }
 
+  diffOutcome(id: string, { kind, filePath, message }: DiffOutcomeNotice): void {
+    if (this.takes.diffOutcomes) this.peer.notify('diff/outcome', { id, filePath, kind, message });
+  }
+
   warningsChanged(warnings: CompanionWarning[]): void {
     this.peer.notify('warnings', { warnings });
   }
 
   clientsChanged(clients: ConnectedClient[]): void {
-    if (!this.sendsChanges) {
+    if (!this.takes.clientChanges) {
       const listed = clients.slice(0, STATUS_CLIENT_LIMIT);
       const omitted = clients.length - listed.length;
       this.peer.notify('status', { clients: listed.map(describe), ...(omitted && { omitted }) });

@@ -2,13 +2,13 @@ import { MAX_ANSWER_BYTES } from '@tandem/core';
 import { z } from 'zod';
 
 /**
- * Bridge protocol 1.1: the messages between an editor adapter and `tandem bridge`
+ * Bridge protocol 1.2: the messages between an editor adapter and `tandem bridge`
  * (docs/bridge-protocol.md). Paths are absolute; lines and characters are 1-based, characters
  * counted in Unicode code points.
  */
 
 /** The versions this sidecar speaks, oldest first. */
-export const PROTOCOL_VERSIONS = ['1.0', '1.1'] as const;
+export const PROTOCOL_VERSIONS = ['1.0', '1.1', '1.2'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 /** What the sidecar can do beyond 1.0, stated in the reply to `initialize`. */
@@ -96,6 +96,11 @@ export function chooseVersion(offered: InitializeParams['protocol']): ProtocolVe
     return am < bm || (am === bm && an <= bn);
   };
   return [...PROTOCOL_VERSIONS].reverse().find((v) => atMost(range.min, v) && atMost(v, range.max));
+}
+
+/** Whether the chosen version is `since` or newer (what a version added is sent from then on). */
+export function isAtLeast(version: ProtocolVersion, since: ProtocolVersion): boolean {
+  return PROTOCOL_VERSIONS.indexOf(version) >= PROTOCOL_VERSIONS.indexOf(since);
 }
 
 /** Replies the sidecar expects from the editor. */

@@ -13,6 +13,7 @@ import {
   DIFF_ANSWER_ERRORS,
   editorNotifications,
   editorRequests,
+  isAtLeast,
   PROTOCOL_VERSIONS,
   LINE_LIMITS,
   SIDECAR_CAPABILITIES,
@@ -104,7 +105,10 @@ export class BridgeSidecar {
     this.starting = tandemCommand.then((tandem) =>
       Engine.start({
         editor: params.editor,
-        frontend: new BridgePort(this.peer, params.capabilities?.clientChanges === true),
+        frontend: new BridgePort(this.peer, {
+          clientChanges: params.capabilities?.clientChanges === true,
+          diffOutcomes: isAtLeast(version, '1.2'),
+        }),
         workspaceFolders: params.workspaceFolders,
         isTrusted: params.isTrusted,
         discovery: params.discovery,

@@ -8,7 +8,14 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
+import {
+  BridgeEditor,
+  realClientIn,
+  Sandbox,
+  waitFor,
+  type BridgeMessage,
+  type RealClient,
+} from '@tandem/testkit';
 
 function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
   return {
@@ -22,7 +29,7 @@ function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
 function initializeParams(
   sandbox: Sandbox,
   pid = process.pid,
-  protocol: unknown = { min: '1.0', max: '1.1' },
+  protocol: unknown = { min: '1.0', max: '1.2' },
 ) {
   return {
     protocol,
@@ -44,6 +51,13 @@ describe('tandem bridge with the real clients connected', () => {
   const diffs = new Map<string, Record<string, unknown>>();
   const texts = new Map<string, string>();
   const file = (name: string) => join(sandbox.workspace, name);
+  /** The `diff/outcome` for a diff: seconds after its close, once the engine watched the file. */
+  const outcomeOf = (id: string): Promise<BridgeMessage> =>
+    waitFor(
+      `diff/outcome of ${id}`,
+      () => editor.received.find((m) => m.method === 'diff/outcome' && m.params!.id === id),
+      60_000,
+    );
 
   before(async () => {
     sandbox = new Sandbox();
@@ -68,7 +82,7 @@ describe('tandem bridge with the real clients connected', () => {
       discoveryFiles: string[];
       warnings: { code: string; message: string; fix: string }[];
     };
-    assert.equal(result.protocol, '1.1');
+    assert.equal(result.protocol, '1.2');
     // The sandbox's CLIs have IDE mode off: the editor learns it at once, with the fix.
     assert.ok(result.warnings.some((w) => w.code === 'ide-mode-off' && /\/ide enable/.test(w.fix)));
     assert.deepEqual(result.capabilities, { diffAnswerReplies: true, clientChanges: true });
@@ -181,7 +195,36 @@ describe('tandem bridge with the real clients connected', () => {
       assert.equal(close.params!.reason, 'terminal');
       assert.equal(close.params!.keepsEdits, client.kind === 'gemini');
       assert.match(String(close.params!.editedMessage), /answered in its terminal/);
+      // As the whole CLI does next: Gemini CLI writes the text it got back, Qwen Code its own.
+      await writeFile(target, client.kind === 'gemini' ? result.content! : 'proposal\n');
+      const outcome = await outcomeOf(shown.id as string);
+      assert.deepEqual(outcome.params, {
+        id: shown.id,
+        filePath: target,
+        kind: 'approved',
+        message:
+          client.kind === 'gemini'
+            ? `Gemini CLI wrote new-gemini.ts with your edits (approved in its terminal).`
+            : 'Qwen Code wrote its own proposal to new-qwen.ts (approved in its terminal): ' +
+              'your edits were not written (they were kept for you when the diff closed).',
+      });
     }
+  });
+
+  it('a diff cancelled in the terminal: nothing is written, and the editor hears so', async () => {
+    const target = file('a.ts');
+    const pending = qwen.openDiff(target, 'export const a = 3;\n');
+    await pending.opened;
+    // The newest diff of a.ts (an earlier test answered one).
+    const shown = [...diffs.values()].reverse().find((d) => d.filePath === target)!;
+    await qwen.resolveDiffFromCli(target, 'rejected');
+    assert.equal((await pending.result).status, 'rejected');
+    const outcome = await outcomeOf(shown.id as string);
+    assert.equal(outcome.params!.kind, 'cancelled');
+    assert.equal(
+      outcome.params!.message,
+      "a.ts was not changed: the proposal was cancelled in Qwen Code's terminal.",
+    );
   });
 
   it('a workspace change rewrites the discovery files and sends the new environment', async () => {
@@ -259,12 +302,42 @@ describe('tandem bridge with an editor of another protocol version', () => {
     }
   });
 
+  it('an adapter that speaks up to 1.1 gets 1.1, and no diff/outcome', async () => {
+    const contextOnly = new Sandbox();
+    const other = new BridgeEditor(sandboxEnv(contextOnly));
+    const shown: Record<string, unknown>[] = [];
+    other.handle('diff/open', (params) => (shown.push(params), {}));
+    other.handle('diff/close', () => ({ content: 'x\n' }));
+    const params = initializeParams(contextOnly, process.pid, { min: '1.0', max: '1.1' });
+    const reply = await other.request('initialize', params);
+    assert.equal((reply.result as { protocol: unknown }).protocol, '1.1');
+    const client = await realClientIn(contextOnly, 'gemini');
+    try {
+      assert.equal((await client.connect()).status, 'connected');
+      const target = join(contextOnly.workspace, 'x.txt');
+      const pending = client.openDiff(target, 'x\n');
+      await pending.opened;
+      await client.resolveDiffFromCli(target, 'rejected');
+      await pending.result;
+      // The engine found the outcome (its log says so); the 1.1 adapter was not sent it.
+      await waitFor(
+        'the outcome in the log',
+        () => other.stderr.some((line) => line.includes('x.txt was not changed')) || undefined,
+      );
+      assert.equal(other.received.filter((m) => m.method === 'diff/outcome').length, 0);
+    } finally {
+      await client.kill();
+      await other.kill();
+      contextOnly.remove();
+    }
+  });
+
   it('a range with no version in common is refused, naming the versions spoken', async () => {
     const other = new BridgeEditor(sandboxEnv(sandbox));
     try {
       const params = initializeParams(sandbox, process.pid, { min: '2.0', max: '2.4' });
       const reply = await other.request('initialize', params);
-      assert.match(reply.error?.message ?? '', /speaks versions 1\.0, 1\.1/);
+      assert.match(reply.error?.message ?? '', /speaks versions 1\.0, 1\.1, 1\.2/);
     } finally {
       await other.kill();
     }

@@ -3,6 +3,7 @@ export type {
   ConnectedClient,
   DiffAnswer,
   DiffClosing,
+  DiffOutcomeNotice,
   DiffRequest,
   EditorEvents,
   EditorInfo,
@@ -20,7 +21,12 @@ export {
   type IdeModeSetting,
   type SettingsLayer,
 } from './clients/cli-settings.js';
-export { terminalAnswerClosing, unansweredClosing } from './clients/diff-rules.js';
+export {
+  TERMINAL_WRITE_LIMIT_MS,
+  terminalAnswerClosing,
+  terminalOutcome,
+  unansweredClosing,
+} from './clients/diff-rules.js';
 export {
   CLI_DISPLAY_NAMES,
   companionWarnings,

@@ -98,7 +98,10 @@ for (const kind of ['gemini', 'qwen'] as const) {
         await writeFile(path, result.content!);
       } else {
         assert.equal(closing.keepsEdits, false);
-        assert.match(closing.editedMessage, /Qwen Code closed this diff: .*never writes your edits/);
+        assert.match(
+          closing.editedMessage,
+          /Qwen Code closed this diff: .*never writes your edits/,
+        );
         assert.match(closing.editedMessage, /kept here to copy/);
         // As the whole Qwen Code does next: it writes its own proposal.
         await writeFile(path, 'proposal\n');

@@ -125,7 +125,8 @@ export class DiffCoordinator {
         this.log.info(`${id}: ${outcome.message}`);
         this.editor.diffOutcome?.(id, outcome);
       },
-      (error: unknown) => this.log.warn(`${id}: could not watch ${filePath}: ${errorMessage(error)}`),
+      (error: unknown) =>
+        this.log.warn(`${id}: could not watch ${filePath}: ${errorMessage(error)}`),
     );
   }
 
