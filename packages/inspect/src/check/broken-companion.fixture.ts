@@ -3,7 +3,7 @@
  * is started with — each one a mistake found in real companions. `tandem check` must find each.
  */
 import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,6 +14,7 @@ import { z } from 'zod';
 export const DEFECTS = [
   'no-ide-info',
   'dead-ppid',
+  'foreign-owner',
   'world-readable',
   'no-token',
   'any-host',
@@ -28,6 +29,7 @@ export const DEFECTS = [
   'newest-session-only',
   'keeps-sessions',
   'open-diff-waits',
+  'open-diff-errors',
   'normalizes-path',
   'plain-close-diff',
   'ignores-suppress',
@@ -37,6 +39,21 @@ export const DEFECTS = [
   'quit-leaves-files',
 ] as const;
 export type Defect = (typeof DEFECTS)[number];
+
+/** The error text of `open-diff-errors`. */
+export const OPEN_ERROR = 'the diff view could not be opened';
+
+/** The user `foreign-owner` gives the discovery files to: nobody. */
+const ANOTHER_USER = 65534;
+
+/**
+ * Why `defect` cannot be planted here (printed as the skip reason), or false. Under CI, where
+ * the tests run as root, it is always false: a missing root is then a failure.
+ */
+export function cannotPlant(defect: Defect | undefined): string | false {
+  if (defect !== 'foreign-owner' || process.getuid?.() === 0 || process.env.CI) return false;
+  return 'foreign-owner gives the discovery files to another user: that needs root';
+}
 
 interface Session {
   id?: string;
@@ -151,6 +168,7 @@ export class BrokenCompanion {
       mkdirSync(at[kind === 'gemini' ? 'geminiIdeDir' : 'qwenIdeDir'], { recursive: true });
       writeFileSync(path, JSON.stringify(content), { mode: 0o600 });
       if (this.has('world-readable')) chmodSync(path, 0o644);
+      if (this.has('foreign-owner')) chownSync(path, ANOTHER_USER, ANOTHER_USER);
       this.files.push(path);
     }
   }
@@ -226,6 +244,9 @@ export class BrokenCompanion {
         this.diffs.set(filePath, diff);
         if (this.has('open-diff-waits')) {
           await new Promise<void>((resolve) => (diff.resolve = resolve));
+        }
+        if (this.has('open-diff-errors')) {
+          return { isError: true, content: [{ type: 'text' as const, text: OPEN_ERROR }] };
         }
         return { content: [] };
       },

@@ -9,10 +9,18 @@ import { REQUEST_MS, validity } from './transport-checks.js';
 export const DIFF_RULES = {
   open: {
     id: 'diffs.open',
-    title: 'openDiff answers at once, with empty content',
+    title: 'openDiff opens the diff without an error',
     severity: 'breaks',
     effect:
-      'The CLI waits on the tool call instead of the notification: its prompt hangs until the user decides, and a reply with content or isError is taken as a failure to open.',
+      'Both clients take an error reply (`isError`, or no such tool) as a failure to open: the diff is settled at once with that error, the CLI asks in the terminal only, and an answer given later in the editor is ignored.',
+    fix: 'Show the diff and return `{content: []}`; report trouble in the editor, not in the reply.',
+  },
+  openAtOnce: {
+    id: 'diffs.open-at-once',
+    title: 'openDiff answers at once, before the user decides, with empty content',
+    severity: 'advice',
+    effect:
+      "Both clients take the outcome from the ide/diffAccepted or ide/diffRejected notification alone and ignore the reply's content, so a late reply works — until the clients' 10-minute request timeout: a diff left open that long is then settled as an error, and the answer given after it is ignored.",
     fix: 'Show the diff, then return `{content: []}` at once; send the outcome later as a notification.',
   },
   accepted: {
@@ -36,7 +44,7 @@ export const DIFF_RULES = {
     title: 'the companion does not write the file',
     severity: 'advice',
     effect:
-      'The CLI writes the file itself after an accept: a companion that writes it too races the CLI.',
+      "Both CLIs write the file themselves after an accept: their write_file tool writes the accepted text again, so the file ends the same, but the CLI now reports overwriting a file that did not exist when it asked — and its replace tool, which looks for the file's text from before the diff, does not find it in a file already changed.",
     fix: 'Leave writing to the CLI.',
   },
   rejected: {
@@ -60,7 +68,7 @@ export const DIFF_RULES = {
     title: 'closeDiff with suppressNotification sends nothing',
     severity: 'breaks',
     effect:
-      'The CLI already resolved the diff in the terminal: a late accept or reject confuses the next diff of the same file.',
+      'When the user answers in the terminal, the client sends closeDiff with suppressNotification and then settles the diff itself; an ide/diffRejected that arrives before the reply settles it first, as rejected: the CLI cancels the edit the user has just approved in the terminal.',
     fix: 'After closeDiff with `suppressNotification: true`, send no notification for that diff.',
   },
   emptyAccept: {
@@ -115,9 +123,12 @@ export async function checkDiffs(
   try {
     // 1. Accept, after an edit.
     const accept = path('accept');
-    const open = await openDiff(client, accept);
-    checks.push(open);
-    if (open.status === 'fail') return checks;
+    const opening = openDiff(client, accept, person.limitMs);
+    const atOnce = await answeredAtOnce(opening);
+    if (atOnce.answer && !atOnce.answer.opened) {
+      checks.push(openCheck(atOnce.answer), skipped(DIFF_RULES.openAtOnce, 'no diff opened'));
+      return checks;
+    }
     person.ask(
       'accept',
       1,
@@ -125,11 +136,17 @@ export async function checkDiffs(
       `add a line to the proposal for "${basename(accept)}", then accept it`,
     );
     const accepted = await client.waitFor((n) => n.method.startsWith('ide/diff'), person.limitMs);
-    checks.push(...acceptChecks(accepted, accept));
+    // A reply held back until the user decided comes with the outcome.
+    const late = atOnce.answer ?? (await withinMs(opening, REQUEST_MS));
+    checks.push(
+      late ? openCheck(late) : outcome(DIFF_RULES.open, false, 'no answer, even after the outcome'),
+      atOnce.check,
+      ...acceptChecks(accepted, accept),
+    );
 
     // 2. Reject.
     const reject = path('reject');
-    await openDiff(client, reject);
+    await withinMs(openDiff(client, reject, person.limitMs), REQUEST_MS);
     person.ask('reject', 2, STEPS, `reject the diff of "${basename(reject)}"`);
     const rejected = await answerFor(reject);
     checks.push(
@@ -142,7 +159,7 @@ export async function checkDiffs(
 
     // 3. Edit, then the CLI closes the diff (the user approved in the terminal).
     const close = path('close');
-    await openDiff(client, close);
+    await withinMs(openDiff(client, close, person.limitMs), REQUEST_MS);
     person.ask(
       'edit',
       3,
@@ -154,7 +171,7 @@ export async function checkDiffs(
 
     // 4. An emptied proposal cannot be accepted.
     const empty = path('empty');
-    await openDiff(client, empty);
+    await withinMs(openDiff(client, empty, person.limitMs), REQUEST_MS);
     person.ask(
       'empty',
       4,
@@ -172,18 +189,18 @@ export async function checkDiffs(
       ),
     );
     // Notifications travel in order on one stream: anything closeDiff set off has arrived by now.
-    const late = client.received.find((n) => pathOf(n) === close);
+    const unwanted = client.received.find((n) => pathOf(n) === close);
     checks.push(
       outcome(
         DIFF_RULES.suppress,
-        late === undefined,
-        late ? `${late.method} arrived after closeDiff` : 'nothing arrived',
+        unwanted === undefined,
+        unwanted ? `${unwanted.method} arrived after closeDiff` : 'nothing arrived',
       ),
     );
 
     // 5. Quit the editor with a diff open.
     const quit = path('quit');
-    await openDiff(client, quit);
+    await withinMs(openDiff(client, quit, person.limitMs), REQUEST_MS);
     person.ask('quit', 5, STEPS, `quit the editor, leaving the diff of "${basename(quit)}" open`);
     const last = await answerFor(quit);
     checks.push(
@@ -205,23 +222,72 @@ function pathOf(notification: Received): unknown {
   return (notification.params as { filePath?: unknown } | undefined)?.filePath;
 }
 
-async function openDiff(client: CheckClient, filePath: string): Promise<CheckResult> {
+/** The companion's reply to openDiff: how long it took, and whether the diff opened. */
+interface OpenAnswer {
+  opened: boolean;
+  /** `{content: []}`, as the specification says. */
+  empty: boolean;
+  detail: string;
+}
+
+/**
+ * Calls openDiff as the CLIs do; the reply may take as long as the person (a companion that
+ * holds it until the user decides is judged by `answeredAtOnce`, not cut off).
+ */
+async function openDiff(
+  client: CheckClient,
+  filePath: string,
+  limitMs: number,
+): Promise<OpenAnswer> {
   const started = Date.now();
   try {
     const result = await client.callTool(
       'openDiff',
       { filePath, newContent: PROPOSAL },
-      REQUEST_MS,
+      limitMs + REQUEST_MS,
     );
     const ms = Date.now() - started;
-    const empty = !result.isError && Array.isArray(result.content) && result.content.length === 0;
-    return outcome(
-      DIFF_RULES.open,
+    const empty = Array.isArray(result.content) && result.content.length === 0;
+    return {
+      opened: !result.isError,
       empty,
-      `after ${ms} ms: ${JSON.stringify({ isError: result.isError, content: result.content })}`,
-    );
+      detail: `after ${ms} ms: ${JSON.stringify({ isError: result.isError, content: result.content })}`,
+    };
   } catch (error) {
-    return outcome(DIFF_RULES.open, false, `no answer: ${(error as Error).message}`);
+    return { opened: false, empty: false, detail: `no answer: ${(error as Error).message}` };
+  }
+}
+
+function openCheck(answer: OpenAnswer): CheckResult {
+  return outcome(DIFF_RULES.open, answer.opened, answer.detail);
+}
+
+/** Whether openDiff answered within REQUEST_MS, before the person is asked anything. */
+async function answeredAtOnce(
+  opening: Promise<OpenAnswer>,
+): Promise<{ answer?: OpenAnswer; check: CheckResult }> {
+  const answer = await withinMs(opening, REQUEST_MS);
+  if (!answer) {
+    return {
+      check: outcome(
+        DIFF_RULES.openAtOnce,
+        false,
+        `no answer within ${REQUEST_MS} ms (is it waiting for the user?)`,
+      ),
+    };
+  }
+  return { answer, check: outcome(DIFF_RULES.openAtOnce, answer.empty, answer.detail) };
+}
+
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -57,9 +57,18 @@ export const DISCOVERY_RULES = {
   },
   owner: {
     id: 'discovery.owner',
-    title: 'the file belongs to the user who runs the CLI',
+    title: "Gemini CLI's file belongs to the user who runs the CLI",
     severity: 'breaks',
-    effect: 'Gemini CLI skips discovery files owned by another user.',
+    effect:
+      'Gemini CLI skips a discovery file whose owner is not its own user, whatever its mode: it finds no companion in it.',
+    fix: 'Write the file as the user who runs the editor and the CLI.',
+  },
+  lockOwner: {
+    id: 'discovery.lock-owner',
+    title: "Qwen Code's lock belongs to the user who runs the CLI",
+    severity: 'advice',
+    effect:
+      "Qwen Code checks no owner: it uses another user's lock all the same whenever it can read it (as root, or when the lock is readable by others), and connects to that user's companion. Gemini CLI would skip such a file.",
     fix: 'Write the file as the user who runs the editor and the CLI.',
   },
   private: {
@@ -202,7 +211,7 @@ async function fileChecks(file: DiscoveryFile, kind: ClientKind): Promise<CheckR
   }
   checks.push(
     outcome(
-      DISCOVERY_RULES.owner,
+      kind === 'gemini' ? DISCOVERY_RULES.owner : DISCOVERY_RULES.lockOwner,
       file.ownedByUser,
       `${name}: ${file.ownedByUser ? 'yours' : "another user's"}`,
       [kind],
