@@ -2,7 +2,7 @@
 " API (see :help tandem-vim-api); one App per Vim holds the state: the sidecar process, what
 " the editor tells it, and the diff views it asks for.
 
-let s:PROTOCOL = {'min': '1.0', 'max': '1.1'}
+let s:PROTOCOL = {'min': '1.0', 'max': '1.2'}
 let s:START_TIMEOUT = 10000
 " Quitting Vim waits at most this long for the sidecar to clean up.
 let s:SHUTDOWN_TIMEOUT = 1000
@@ -197,6 +197,9 @@ function! s:App.notification(method, params) abort
     call self.changed()
   elseif a:method ==# 'warnings'
     call self.set_warnings(get(a:params, 'warnings', []))
+  elseif a:method ==# 'diff/outcome' && type(get(a:params, 'message', v:null)) == v:t_string
+    " What became of a diff answered in the CLI's terminal: the user asked, so always tell.
+    call self.log.tell(get(a:params, 'kind', '') ==# 'changed' ? 'warn' : 'info', a:params.message)
   endif
 endfunction
 

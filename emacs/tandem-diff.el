@@ -330,6 +330,15 @@ proposal's text."
                              "  ")))
     text))
 
+(defun tandem-diff-outcome (outcome)
+  "Tell the user OUTCOME, the params of a `diff/outcome' notification.
+It says what became of a diff answered in the CLI's terminal, seconds
+after its view closed: whether the CLI wrote the file, and the user's
+edits with it."
+  (let ((text (alist-get 'message outcome)))
+    (when (stringp text)
+      (message "Tandem: %s" text))))
+
 (defun tandem-diff-end-all (diffs)
   "Close every view of DIFFS without an answer (the sidecar gives them)."
   (dolist (view (reverse (tandem-diffs-views diffs)))

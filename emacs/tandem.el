@@ -172,7 +172,7 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
              :exit (lambda (status) (tandem--exited session status))))
       (tandem-rpc-request
        (tandem-session-rpc session) "initialize"
-       `((protocol . ((min . "1.0") (max . "1.1")))
+       `((protocol . ((min . "1.0") (max . "1.2")))
          (editor . ((name . "emacs") (displayName . "Emacs")
                     (version . ,emacs-version) (pid . ,(emacs-pid))))
          (workspaceFolders . [,folder]))
@@ -245,6 +245,7 @@ A new list that is not empty is shown once in the echo area."
   (pcase method
     ("env/changed" (tandem--set-env session (alist-get 'env params)))
     ("warnings" (tandem--set-warnings session (alist-get 'warnings params)))
+    ("diff/outcome" (tandem-diff-outcome params))
     ("status"
      (setf (tandem-session-clients session) (append (alist-get 'clients params) nil))
      (tandem--log session "connected CLIs: %s"

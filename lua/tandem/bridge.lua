@@ -7,7 +7,7 @@ local Bridge = {}
 Bridge.__index = Bridge
 
 -- The versions this plugin speaks; the sidecar names the one it picked.
-local PROTOCOL = { min = '1.0', max = '1.1' }
+local PROTOCOL = { min = '1.0', max = '1.2' }
 -- The error code of an answer for a diff that is not open any more (answered or closed).
 local DIFF_NOT_OPEN = -32011
 
@@ -40,10 +40,12 @@ end
 --- @param editor { show_diff: fun(diff: { id: string, path: string, old: string|nil, new: string, client: table|nil }),
 ---   close_diff: fun(id: string, closing: table): string, clients_changed: fun(clients: table[]),
 ---   warnings_changed: fun(warnings: table[]), env_changed: fun(env: table),
+---   diff_outcome: fun(outcome: { id: string|number, path: string, kind: string, message: string }),
 ---   log: fun(line: string), exited: fun(code: integer) }
 ---   `show_diff` and `close_diff` raise an error (the reply the sidecar gets) when they cannot.
 ---   `closing` says why the CLI closed the diff: `{ reason?, message?, edited_message?,
----   keeps_edits }` (`keeps_edits` false: edits made in the view reach no file).
+---   keeps_edits }` (`keeps_edits` false: edits made in the view reach no file). `diff_outcome`
+---   says, seconds after a close with reason `terminal`, whether the CLI wrote the file.
 --- @return table|nil bridge, string|nil error
 function Bridge.start(cmd, editor)
   local self = setmetatable({ editor = editor, answers_are_requests = false }, Bridge)
@@ -104,6 +106,13 @@ function Bridge:_notification(method, params)
     self.editor.clients_changed(table_or_empty(params.clients))
   elseif method == 'warnings' then
     self.editor.warnings_changed(warnings_of(params.warnings))
+  elseif method == 'diff/outcome' and type(params.message) == 'string' then
+    self.editor.diff_outcome({
+      id = params.id,
+      path = string_or_nil(params.filePath),
+      kind = tostring(params.kind),
+      message = params.message,
+    })
   end
 end
 

@@ -39,6 +39,22 @@ function Log:log(level, message)
   end
 end
 
+--- Tells the user `message` whatever the level, in one line cut to fit: a longer one would stop
+--- Neovim at a hit-enter prompt, maybe in the middle of typing in a CLI. The log keeps it whole.
+function Log:tell(level, message)
+  self:_write(level, message)
+  local text = 'Tandem: ' .. (message:gsub('\n', ' '))
+  local room = math.max(vim.v.echospace - 1, 20)
+  if vim.fn.strdisplaywidth(text) > room then
+    local n = room - 1
+    while vim.fn.strdisplaywidth(vim.fn.strcharpart(text, 0, n) .. '…') > room do
+      n = n - 1
+    end
+    text = vim.fn.strcharpart(text, 0, n) .. '…'
+  end
+  vim.notify(text, NOTIFY_LEVELS[level])
+end
+
 function Log:debug(message)
   self:log('debug', message)
 end

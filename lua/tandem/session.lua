@@ -100,6 +100,10 @@ function Session:start()
     warnings_changed = function(warnings)
       self:_warnings_changed(warnings)
     end,
+    -- What became of a diff answered in the CLI's terminal: the user asked, so always tell.
+    diff_outcome = function(outcome)
+      self.log:tell(outcome.kind == 'changed' and 'warn' or 'info', outcome.message)
+    end,
     env_changed = function(env)
       self.terminal_env:set(env)
     end,

@@ -51,6 +51,20 @@ describe('diff views in Emacs', { skip }, () => {
     );
   }
 
+  /** Waits until *Messages* holds `text` (the engine watches the file first). */
+  async function messageShown(text: string): Promise<void> {
+    await waitFor(
+      `"${text}" in *Messages*`,
+      async () => {
+        const messages = await scene.emacs.text(
+          '(with-current-buffer "*Messages*" (buffer-string))',
+        );
+        return messages.includes(text) ? true : undefined;
+      },
+      60_000,
+    );
+  }
+
   test('the file beside the editable proposal, in the file’s mode, with a header line', async () => {
     const { diff, view } = await propose('shape.py', 'r = 1\n', 'import math\nr = math.pi\n');
     assert.equal(view.disk, 'r = 1\n');
@@ -156,6 +170,10 @@ describe('diff views in Emacs', { skip }, () => {
       await scene.emacs.eval('(get-buffer "*tandem: untouched.txt (your edits)*")'),
       'nil',
     );
+    // Nothing written: after a few seconds the engine knows it was a cancel, and Emacs says so.
+    await messageShown(
+      "Tandem: untouched.txt was not changed: the proposal was cancelled in Gemini CLI's terminal.",
+    );
   });
 
   test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
@@ -179,6 +197,13 @@ describe('diff views in Emacs', { skip }, () => {
       assert.match(
         messages,
         /Tandem: Qwen Code closed this diff.*Your text is in the buffer \*tandem: stats\.js \(your edits\)\*\./,
+      );
+      // As the whole Qwen Code does after an approval: it writes its own proposal. The engine
+      // sees it, and Emacs says what happened.
+      writeFileSync(filePath, 'let n = 2;\n');
+      await messageShown(
+        'Tandem: Qwen Code wrote its own proposal to stats.js, not your edits (approved in its ' +
+          'terminal; your edits were kept when the diff closed).',
       );
       await scene.emacs.eval(`(kill-buffer "${name}")`);
     } finally {

@@ -203,7 +203,47 @@ for (const { nvim, cli } of runs) {
       // writes its own proposal (SPEC-NOTES §3).
       const written = cli === 'gemini' ? `${proposed}added in Neovim\n` : proposed;
       assert.equal(await readFile(scenario.file, 'utf8'), written);
+      // Neovim says which it was, and where Qwen Code dropped the edit.
+      await messageShown(
+        scenario.nvim,
+        cli === 'gemini'
+          ? 'Tandem: Gemini CLI wrote notes.txt with your edits (approved in its terminal).'
+          : 'Tandem: Qwen Code wrote its own proposal to notes.txt, not your edits',
+      );
     },
+  );
+
+  test(
+    `${cli}: cancelling in the CLI closes the diff in ${nvim.name} and says the file was not changed`,
+    { skip, timeout: 240_000 },
+    async (t) => {
+      const scenario = await startScenario(t, cli, nvim);
+      await diffShown(scenario);
+      await scenario.session.type('2gt');
+      await scenario.session.type('i');
+      await scenario.session.rejectInTerminal(120_000);
+      await waitFor('the diff to close', async () =>
+        (await status(scenario.nvim)).diffs.length === 0 ? true : undefined,
+      );
+      const name = cli === 'gemini' ? 'Gemini CLI' : 'Qwen Code';
+      await messageShown(
+        scenario.nvim,
+        `Tandem: notes.txt was not changed: the proposal was cancelled in ${name}'s terminal.`,
+      );
+      assert.equal(await readFile(scenario.file, 'utf8'), original);
+    },
+  );
+}
+
+/** Waits until Neovim's message history holds `text` (the engine watches the file first). */
+async function messageShown(nvim: NeovimClient, text: string): Promise<void> {
+  await waitFor(
+    `"${text}" in :messages`,
+    async () => {
+      const messages = (await nvim.lua(`return vim.fn.execute('messages')`)) as unknown as string;
+      return messages.includes(text) ? true : undefined;
+    },
+    60_000,
   );
 }
 

@@ -271,6 +271,19 @@ describe('diff views in Neovim', { skip }, () => {
         messages,
         new RegExp(`your edits to kept\\.txt were not written: :buffer ${kept}`),
       );
+      // As the whole Qwen Code does after an approval: it writes its own proposal. The engine
+      // sees it and Neovim says what happened.
+      writeFileSync(filePath, 'two\n');
+      await waitFor(
+        'the outcome in the messages',
+        async () => {
+          const now = await scene.session.lua<string>(`return vim.fn.execute('messages')`);
+          return now.includes('Tandem: Qwen Code wrote its own proposal to kept.txt')
+            ? true
+            : undefined;
+        },
+        60_000,
+      );
       await scene.session.command(`bwipeout ${kept}`);
     } finally {
       await qwen.kill();

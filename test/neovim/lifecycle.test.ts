@@ -329,11 +329,11 @@ describe('Tandem with a scripted sidecar', { skip: skipReason() }, () => {
     sandbox?.remove();
   });
 
-  test('offers protocol 1.0 to 1.1; with a 1.0 sidecar, answers are notifications', async () => {
+  test('offers protocol 1.0 to 1.2; with a 1.0 sidecar, answers are notifications', async () => {
     await startWith('v1.0');
     assert.deepEqual((received()[0]?.params as { protocol: unknown }).protocol, {
       min: '1.0',
-      max: '1.1',
+      max: '1.2',
     });
     await session.input(':w<CR>');
     // No reply to wait for: the view closes at once.

@@ -198,23 +198,30 @@ describe('diff views in Vim', { skip }, () => {
       ),
     );
     assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
+    // As the whole Qwen Code does after an approval: it writes its own proposal. The engine
+    // sees it, and Vim says what happened.
+    writeFileSync(file, 'two\n');
+    await outcomeShown(
+      scene.vim,
+      'Tandem: Qwen Code wrote its own proposal to kept.txt, not your edits',
+    );
+    assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
     await scene.vim.command(`bwipeout! ${kept}`);
   });
 
-  test('Gemini CLI closing a diff the user did not edit: its message, and no buffer', async () => {
+  test('Gemini CLI closing a diff the user did not edit (cancelled): its message, no buffer, then the outcome', async () => {
     const file = scene.file('plain.txt', 'one\n');
     const diff = scene.clients.gemini.openDiff(file, 'two\n');
     await diff.opened;
     await diffTab(scene.vim);
-    await scene.clients.gemini.resolveDiffFromCli(file, 'accepted');
+    await scene.clients.gemini.resolveDiffFromCli(file, 'rejected');
     await diff.result;
     await noDiffLeft(scene.vim);
     const messages = await scene.vim.eval<string>(`execute('messages')`);
-    assert.match(
-      messages,
-      /Tandem: Gemini CLI closed this diff: you answered in its terminal\. If you approved/,
-    );
+    assert.match(messages, /Tandem: Gemini CLI closed this diff: you answered in its terminal\./);
     assert.equal(await scene.vim.eval(`bufnr('plain.txt (your edits)')`), -1);
+    // Nothing written: after a few seconds the engine knows it was a cancel, and Vim says so.
+    await outcomeShown(scene.vim, 'Tandem: plain.txt was not changed: the proposal was cancelled');
   });
 
   test('two diffs at once, one from each client, each with its own answer', async () => {
@@ -341,3 +348,12 @@ describe('quitting Vim with a diff open', { skip }, () => {
     }
   });
 });
+
+/** Waits until Vim's message history holds `text` (the engine watches the file first). */
+async function outcomeShown(vim: VimSession, text: string): Promise<void> {
+  await waitFor(
+    `"${text}" in :messages`,
+    async () => ((await vim.eval<string>(`execute('messages')`)).includes(text) ? true : undefined),
+    60_000,
+  );
+}

@@ -205,8 +205,8 @@ describe('tandem bridge with the real clients connected', () => {
         message:
           client.kind === 'gemini'
             ? `Gemini CLI wrote new-gemini.ts with your edits (approved in its terminal).`
-            : 'Qwen Code wrote its own proposal to new-qwen.ts (approved in its terminal): ' +
-              'your edits were not written (they were kept for you when the diff closed).',
+            : 'Qwen Code wrote its own proposal to new-qwen.ts, not your edits (approved in ' +
+              'its terminal; your edits were kept when the diff closed).',
       });
     }
   });

@@ -113,8 +113,8 @@ for (const kind of ['gemini', 'qwen'] as const) {
         outcome.message,
         kind === 'gemini'
           ? 'Gemini CLI wrote edited.txt with your edits (approved in its terminal).'
-          : 'Qwen Code wrote its own proposal to edited.txt (approved in its terminal): your ' +
-              'edits were not written (they were kept for you when the diff closed).',
+          : 'Qwen Code wrote its own proposal to edited.txt, not your edits (approved in its ' +
+              'terminal; your edits were kept when the diff closed).',
       );
     });
 

@@ -108,13 +108,14 @@ export function terminalOutcome(
       message: `${cli} wrote ${file} with your edits (approved in its terminal).`,
     };
   }
-  const proposalWritten = `${cli} wrote its own proposal to ${file} (approved in its terminal)`;
+  // What matters first: a frontend may cut a long line to fit the screen.
   return {
     kind: 'approved',
     filePath,
     message: edited
-      ? `${proposalWritten}: your edits were not written (they were kept for you when the diff closed).`
-      : `${proposalWritten}.`,
+      ? `${cli} wrote its own proposal to ${file}, not your edits (approved in its terminal; ` +
+        `your edits were kept when the diff closed).`
+      : `${cli} wrote its own proposal to ${file} (approved in its terminal).`,
   };
 }
 
