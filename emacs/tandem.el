@@ -373,6 +373,7 @@ A `!' after the count says the engine has warnings: see `tandem-status'."
                              (tandem-diffs-views (tandem-session-diffs session)))))
       (log . ,(and session (buffer-name (tandem-session-log session)))))))
 
+;;;###autoload
 (defun tandem-status ()
   "Show the port, the CLIs, the warnings, the discovery files and the log."
   (interactive)
