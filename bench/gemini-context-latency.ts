@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Engine } from '@tandem/core';
+import { importClientModule } from '@tandem/testkit';
 
 interface Context {
   workspaceState?: { openFiles?: { cursor?: { line: number } }[] };
@@ -21,9 +22,13 @@ const engine = await Engine.start({
   frontend: { showDiff: async () => undefined, closeDiff: async () => '' },
 });
 
-const core = '../node_modules/@google/gemini-cli-core/dist/src/ide';
-const { IdeClient } = await import(`${core}/ide-client.js`);
-const { ideContextStore } = await import(`${core}/ideContext.js`);
+const core = '@google/gemini-cli-core/dist/src/ide';
+const { IdeClient } = await importClientModule<
+  typeof import('@google/gemini-cli-core/dist/src/ide/ide-client.js')
+>(`${core}/ide-client.js`);
+const { ideContextStore } = await importClientModule<
+  typeof import('@google/gemini-cli-core/dist/src/ide/ideContext.js')
+>(`${core}/ideContext.js`);
 const client = await IdeClient.getInstance();
 await client.connect();
 

@@ -25,6 +25,7 @@ export {
 } from './editors/editor-version.js';
 export { EDITORS, type EditorName } from './editors/registry.js';
 export * from './real-clients/real-client.js';
+export * from './real-clients/installed-clients.js';
 export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';
 export * from './real-clients/proposed-edit.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, test } from 'node:test';
+import { importClientModule } from '@tandem/testkit';
 import { ideProcessFromTree } from './ide-process.js';
 
 const children: ChildProcess[] = [];
@@ -11,8 +12,11 @@ after(() => {
 });
 
 test('the walk finds the IDE process Gemini CLI finds from the same process', async () => {
+  const processUtils = '@google/gemini-cli-core/dist/src/ide/process-utils.js';
   const { getIdeProcessInfo } =
-    await import('@google/gemini-cli-core/dist/src/ide/process-utils.js');
+    await importClientModule<
+      typeof import('@google/gemini-cli-core/dist/src/ide/process-utils.js')
+    >(processUtils);
   const saved = process.env.GEMINI_CLI_IDE_PID;
   delete process.env.GEMINI_CLI_IDE_PID;
   try {

@@ -4,11 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { clientModulePath, importClientModule } from '@tandem/testkit';
 import {
   geminiWorkspaceCheck,
   qwenWorkspaceCheck,
@@ -23,7 +23,9 @@ let root: string;
 const startDir = process.cwd();
 
 before(async () => {
-  const gemini = await import('@google/gemini-cli-core/dist/src/ide/ide-connection-utils.js');
+  const gemini = await importClientModule<
+    typeof import('@google/gemini-cli-core/dist/src/ide/ide-connection-utils.js')
+  >('@google/gemini-cli-core/dist/src/ide/ide-connection-utils.js');
   geminiValidate = gemini.validateWorkspacePath as Validate;
   const qwen = (await import(pathToFileURL(qwenIdeClientChunk()).href)) as {
     IdeClient: { validateWorkspacePath: Validate };
@@ -44,8 +46,7 @@ after(() => {
 
 /** The Qwen Code bundle's chunk that holds its IDE client (its name carries a content hash). */
 function qwenIdeClientChunk(): string {
-  const require = createRequire(import.meta.url);
-  const chunks = join(dirname(require.resolve('@qwen-code/qwen-code/package.json')), 'chunks');
+  const chunks = join(dirname(clientModulePath('@qwen-code/qwen-code/package.json')), 'chunks');
   const name = readdirSync(chunks).find(
     (file) =>
       file.endsWith('.js') &&

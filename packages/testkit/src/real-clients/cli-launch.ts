@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
 import { FakeOpenAiModel } from './fake-openai-model.js';
+import { clientModulePath } from './installed-clients.js';
 import type { ProposedEdit } from './proposed-edit.js';
 import { shellQuote } from '@tandem/command';
 
@@ -99,8 +99,7 @@ function qwenSettings(): object {
 }
 
 async function binPath(packageName: string): Promise<string> {
-  const require = createRequire(import.meta.url);
-  const manifestPath = require.resolve(`${packageName}/package.json`);
+  const manifestPath = clientModulePath(`${packageName}/package.json`);
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as {
     bin: Record<string, string>;
   };

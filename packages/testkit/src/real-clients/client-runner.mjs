@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * Runs one real IdeClient — Gemini CLI's or Qwen Code's — in this process and drives it over
- * JSON lines (see runner-protocol.ts). Usage: `node client-runner.mjs gemini|qwen`.
+ * JSON lines (see runner-protocol.ts). Usage: `node client-runner.mjs gemini|qwen CLIENTS_DIR`,
+ * where CLIENTS_DIR holds the installed CLIs (installed-clients.ts).
  *
  * Both clients are per-process singletons that read their environment (TMPDIR, HOME,
  * QWEN_HOME, TERM_PROGRAM, the cwd, REMOTE_CONTAINERS) when the instance is created, so the
@@ -11,9 +12,10 @@
  * to load instead of 0.4 s, and every scenario pays that again.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 /** @typedef {import('./runner-protocol.js').ClientKind} ClientKind */
 /** @typedef {import('./runner-protocol.js').ConnectionState} ConnectionState */
@@ -53,31 +55,37 @@ const QWEN_IDE_CLIENT_SOURCE = 'packages/core/src/ide/ide-client.ts';
 
 /**
  * @param {ClientKind} kind
+ * @param {NodeJS.Require} fromClients resolves in the installed CLIs
  * @returns {Promise<{ IdeClient: { getInstance(): Promise<IdeClient> }, ideContextStore: ContextStore }>}
  */
-async function loadClient(kind) {
+async function loadClient(kind, fromClients) {
   if (kind === 'gemini') {
     // ideContext.js is the very module ide-client.js imports, so this is the client's own store.
+    const load = (/** @type {string} */ name) =>
+      import(
+        pathToFileURL(fromClients.resolve(`@google/gemini-cli-core/dist/src/ide/${name}`)).href
+      );
     const [clientModule, contextModule] = await Promise.all([
-      import('@google/gemini-cli-core/dist/src/ide/ide-client.js'),
-      import('@google/gemini-cli-core/dist/src/ide/ideContext.js'),
+      load('ide-client.js'),
+      load('ideContext.js'),
     ]);
     return clientExports(
       { IdeClient: clientModule.IdeClient, ideContextStore: contextModule.ideContextStore },
       '@google/gemini-cli-core/dist/src/ide',
     );
   }
-  const chunk = await findQwenIdeChunk();
+  const chunk = await findQwenIdeChunk(fromClients);
   return clientExports(await import(pathToFileURL(chunk).href), chunk);
 }
 
 /**
  * The Qwen package is one bundle whose chunk names carry a content hash: find the chunk by what
  * it contains.
+ * @param {NodeJS.Require} fromClients
  * @returns {Promise<string>}
  */
-async function findQwenIdeChunk() {
-  const packageJson = fileURLToPath(import.meta.resolve('@qwen-code/qwen-code/package.json'));
+async function findQwenIdeChunk(fromClients) {
+  const packageJson = fromClients.resolve('@qwen-code/qwen-code/package.json');
   const chunks = path.join(path.dirname(packageJson), 'chunks');
   const names = (await readdir(chunks)).filter((name) => name.endsWith('.js'));
   const contains = await Promise.all(
@@ -276,9 +284,9 @@ function takeOverStdout() {
 }
 
 async function main() {
-  const kind = process.argv[2];
-  if (kind !== 'gemini' && kind !== 'qwen') {
-    throw new Error(`usage: client-runner.mjs gemini|qwen (got ${kind})`);
+  const [kind, clientsDir] = process.argv.slice(2);
+  if ((kind !== 'gemini' && kind !== 'qwen') || !clientsDir) {
+    throw new Error(`usage: client-runner.mjs gemini|qwen CLIENTS_DIR (got ${kind} ${clientsDir})`);
   }
   const writeLine = takeOverStdout();
   /** @param {RunnerMessage} message */
@@ -286,7 +294,10 @@ async function main() {
   // The clients leave some promises floating (e.g. closing the MCP client); like the CLIs, live on.
   process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason));
 
-  const { IdeClient, ideContextStore } = await loadClient(kind);
+  const { IdeClient, ideContextStore } = await loadClient(
+    kind,
+    createRequire(path.join(clientsDir, 'package.json')),
+  );
   const ideClient = await IdeClient.getInstance();
   const runner = new ClientRunner(ideClient, ideContextStore, send);
   send({ type: 'ready', ide: ideClient.getCurrentIde() ?? null, state: runner.state() });

@@ -3,11 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { FakeContentGenerator, LlmRole } from '@google/gemini-cli-core';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
+import { importClientModule } from './installed-clients.js';
 import { finalText, idleText } from './proposed-edit.js';
 
-async function collect(generator: FakeContentGenerator): Promise<unknown[]> {
+const { FakeContentGenerator, LlmRole } =
+  await importClientModule<typeof import('@google/gemini-cli-core')>('@google/gemini-cli-core');
+
+async function collect(generator: InstanceType<typeof FakeContentGenerator>): Promise<unknown[]> {
   const stream = await generator.generateContentStream(
     { model: 'gemini-2.5-flash', contents: [] },
     'prompt-id',

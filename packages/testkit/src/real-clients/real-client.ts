@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CLIENTS_DIR } from './installed-clients.js';
 import type {
   ClientKind,
   CommandResults,
@@ -121,7 +122,7 @@ class RealClient {
   constructor(options: RealClientOptions) {
     this.kind = options.kind;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.child = spawn(process.execPath, [RUNNER, options.kind], {
+    this.child = spawn(process.execPath, [RUNNER, options.kind, CLIENTS_DIR], {
       cwd: options.cwd,
       env: clientEnvironment(options),
       stdio: 'pipe',
