@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createServer } from 'node:http';
-import { listenOnLoopback, terminalAnswerClosing, type DiffRequest } from '@tandem/core';
+import {
+  listenOnLoopback,
+  terminalAnswerClosing,
+  terminalOutcome,
+  type DiffRequest,
+} from '@tandem/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumMissing, launchChromium } from '@tandem/testkit';
 import { ReviewQueue } from './review-queue.js';
@@ -209,15 +214,41 @@ describe('review page in Chromium', { skip: missing }, () => {
     );
     await typeAtEnd('// my edit\n');
     await waitForDraft('terminal', '// my edit');
-    await queue.closeDiff('terminal', terminalAnswerClosing('Qwen Code'));
+    const draft = await queue.closeDiff('terminal', terminalAnswerClosing('Qwen Code'));
     const notice = page.locator('.kept-edits');
     await notice.waitFor();
-    assert.match(await notice.innerText(), /terminal\.ts: .*Your edits are not written/);
+    assert.match(await notice.innerText(), /terminal\.ts: .*never writes your edits/);
     assert.equal(
       await notice.locator('textarea').inputValue(),
       'const a = 1;\nconst b = 3;\n// my edit\n',
     );
+    // Then the engine saw Qwen Code write its own proposal: the same notice says so.
+    const { filePath, newContent } = diff('terminal');
+    const after = { changed: true, content: newContent } as const;
+    queue.diffOutcome('terminal', terminalOutcome('Qwen Code', filePath, after, draft, newContent));
+    await notice
+      .locator('.diff-outcome', {
+        hasText: 'Qwen Code wrote its own proposal to terminal.ts, not your edits',
+      })
+      .waitFor();
     // It stays until the user dismisses it.
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
+  });
+
+  test('cancelled in Gemini CLI, the proposal untouched: the outcome in a notice of its own', async () => {
+    await queue.showDiff(diff('cancelled'));
+    const draft = await queue.closeDiff('cancelled', terminalAnswerClosing('Gemini CLI'));
+    await page.locator('.review').waitFor({ state: 'detached' });
+    const { filePath, newContent } = diff('cancelled');
+    const outcome = terminalOutcome('Gemini CLI', filePath, { changed: false }, draft, newContent);
+    queue.diffOutcome('cancelled', outcome);
+    const notice = page.locator('.notice.outcome');
+    await notice.waitFor();
+    assert.equal(
+      await notice.locator('.diff-outcome').innerText(),
+      "cancelled.ts was not changed: the proposal was cancelled in Gemini CLI's terminal.",
+    );
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     await notice.waitFor({ state: 'detached' });
   });

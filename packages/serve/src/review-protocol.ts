@@ -34,6 +34,16 @@ export interface ClosedNotice {
   editedText?: string;
 }
 
+/**
+ * What became of a diff answered in the CLI's terminal, seconds after its `closed` event: the
+ * engine saw the CLI write the file (`approved`), nothing written (`cancelled`), or another
+ * change (`changed`).
+ */
+export interface OutcomeNotice {
+  kind: 'approved' | 'cancelled' | 'changed';
+  message: string;
+}
+
 /** Something the user must know before a CLI silently does not do what they expect. */
 export interface ReviewWarning {
   message: string;
@@ -53,6 +63,7 @@ export type ReviewEvent =
   | { type: 'snapshot'; snapshot: ReviewSnapshot }
   | { type: 'opened'; review: Review }
   | { type: 'closed'; id: string; outcome: ReviewOutcome; notice?: ClosedNotice }
+  | { type: 'outcome'; id: string; outcome: OutcomeNotice }
   | { type: 'clients'; clients: ReviewClient[] }
   | { type: 'warnings'; warnings: ReviewWarning[] }
   /** `tandem serve` is stopping: this page's server is going away for good. */

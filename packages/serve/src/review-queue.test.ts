@@ -110,6 +110,17 @@ describe('ReviewQueue', () => {
     });
   });
 
+  test('what became of a diff answered in the terminal reaches the page', () => {
+    const { queue, changes } = setUp();
+    const message = 'a.ts was not changed: the proposal was cancelled in Gemini CLI’s terminal.';
+    queue.diffOutcome('a', { kind: 'cancelled', filePath: '/w/a.ts', message });
+    assert.deepEqual(changes.at(-1), {
+      type: 'outcome',
+      id: 'a',
+      outcome: { kind: 'cancelled', message },
+    });
+  });
+
   test('warnings reach the page, and so does the end of the server', () => {
     const { queue, changes } = setUp();
     queue.warningsChanged([{ code: 'no-diffs', cli: 'qwen', message: 'm', fix: 'f' }]);

@@ -3,6 +3,7 @@ import type {
   ConnectedClient,
   DiffAnswer,
   DiffClosing,
+  DiffOutcomeNotice,
   DiffRequest,
   EditorEvents,
   EditorPort,
@@ -87,6 +88,11 @@ export class ReviewQueue implements EditorPort {
     if (!review) throw new Error(`Diff ${id} is not open`);
     this.finish(id, 'closed', closing && closedNotice(review, closing));
     return review.draft;
+  }
+
+  /** What became of a diff answered in the CLI's terminal: the page tells the user. */
+  diffOutcome(id: string, { kind, message }: DiffOutcomeNotice): void {
+    this.emit({ type: 'outcome', id, outcome: { kind, message } });
   }
 
   clientsChanged(clients: ConnectedClient[]): void {

@@ -117,13 +117,24 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
       await client!.resolveDiffFromCli(filePath, 'accepted');
       assert.deepEqual(await diff.result, { status: 'accepted', content: `${PROPOSAL}// draft\n` });
       await page.locator('.review').waitFor({ state: 'detached' });
-      // The page says what the CLI does with the edit, and keeps the edited text to copy.
+      // The page says how the diff closed, and keeps the edited text to copy.
       const kept = page.locator('.kept-edits');
       assert.match(
         await kept.innerText(),
-        kind === 'gemini' ? /it writes your edited text/ : /Your edits are not written/,
+        kind === 'gemini' ? /answered in its terminal/ : /never writes your edits/,
       );
       assert.equal(await kept.locator('textarea').inputValue(), `${PROPOSAL}// draft\n`);
+      // As the whole CLI does next: Gemini CLI writes the text it got back, Qwen Code its own
+      // proposal. The engine sees the write, and the page says which it was.
+      writeFileSync(filePath, kind === 'gemini' ? `${PROPOSAL}// draft\n` : PROPOSAL);
+      await kept
+        .locator('.diff-outcome', {
+          hasText:
+            kind === 'gemini'
+              ? 'Gemini CLI wrote greet.ts with your edits (approved in its terminal).'
+              : 'Qwen Code wrote its own proposal to greet.ts, not your edits',
+        })
+        .waitFor({ timeout: 60_000 });
       await kept.getByRole('button', { name: 'Dismiss' }).click();
     });
 

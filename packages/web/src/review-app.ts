@@ -2,6 +2,7 @@ import { h } from './dom.js';
 import { displayPath } from './paths.js';
 import type {
   ClosedNotice,
+  OutcomeNotice,
   Review,
   ReviewClient,
   ReviewEvent,
@@ -36,6 +37,8 @@ export class ReviewApp {
   private selectedId: string | undefined;
   /** Diffs whose answer is on its way: their own request, not the event stream, ends them. */
   private readonly answering = new Set<string>();
+  /** The notices that keep the edits of diffs the CLI closed, until dismissed. */
+  private readonly keptEdits = new Map<string, HTMLElement>();
 
   private readonly workspaceLabel = h('span', { class: 'workspace' });
   private readonly clientList = h('div', { class: 'clients', 'aria-label': 'Connected CLIs' });
@@ -123,6 +126,9 @@ export class ReviewApp {
         break;
       case 'closed':
         this.closedElsewhere(event.id, event.outcome, event.notice);
+        break;
+      case 'outcome':
+        this.showOutcome(event.id, event.outcome);
         break;
       case 'clients':
         this.clients = event.clients;
@@ -297,14 +303,15 @@ export class ReviewApp {
     if (!review || this.answering.has(id)) return;
     const { name } = displayPath(review.filePath, this.workspaceFolders);
     this.remove(id);
-    if (notice?.editedText !== undefined) this.keepEdits(name, notice.message, notice.editedText);
-    else if (outcome !== 'closed') this.toast(`${name} was ${outcome} in another window.`);
+    if (notice?.editedText !== undefined) {
+      this.keepEdits(id, name, notice.message, notice.editedText);
+    } else if (outcome !== 'closed') this.toast(`${name} was ${outcome} in another window.`);
     else if (notice) this.toast(`${name}: ${notice.message}`);
     else this.toast(`${review.client.name} closed the diff of ${name}.`);
   }
 
-  /** The CLI closed a diff the user had edited: say what became of it, and keep the text. */
-  private keepEdits(name: string, message: string, text: string): void {
+  /** The CLI closed a diff the user had edited: say what becomes of it, and keep the text. */
+  private keepEdits(id: string, name: string, message: string, text: string): void {
     const copy = h('button', { type: 'button', class: 'action' }, 'Copy your text');
     const dismiss = h('button', { type: 'button', class: 'action' }, 'Dismiss');
     const area = h('textarea', {
@@ -329,6 +336,32 @@ export class ReviewApp {
         () => (copy.textContent = 'Selected: press Ctrl+C'),
       );
     });
+    dismiss.addEventListener('click', () => {
+      notice.remove();
+      this.keptEdits.delete(id);
+    });
+    this.keptEdits.set(id, notice);
+    this.notices.append(notice);
+  }
+
+  /**
+   * What became of a diff answered in the CLI's terminal: said in the notice that keeps the
+   * user's edits of it, or in a notice of its own, which stays until dismissed.
+   */
+  private showOutcome(id: string, { kind, message }: OutcomeNotice): void {
+    const line = h('p', { class: 'diff-outcome', 'data-kind': kind }, message);
+    const kept = this.keptEdits.get(id);
+    if (kept) {
+      kept.querySelector('.notice-actions')?.before(line);
+      return;
+    }
+    const dismiss = h('button', { type: 'button', class: 'action' }, 'Dismiss');
+    const notice = h(
+      'div',
+      { class: `notice ${kind === 'changed' ? 'notice-warning' : 'notice-info'} outcome` },
+      line,
+      h('div', { class: 'notice-actions' }, dismiss),
+    );
     dismiss.addEventListener('click', () => notice.remove());
     this.notices.append(notice);
   }
