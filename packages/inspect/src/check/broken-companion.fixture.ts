@@ -255,12 +255,17 @@ export class BrokenCompanion {
     session.server.registerTool(
       'closeDiff',
       { inputSchema: { filePath: z.string(), suppressNotification: z.boolean().optional() } },
-      async ({ filePath, suppressNotification }) => {
+      async ({ filePath, suppressNotification }, extra) => {
         await this.newestOnly(session);
         const diff = this.diffs.get(filePath);
         this.diffs.delete(filePath);
-        if (diff && (!suppressNotification || this.has('ignores-suppress'))) {
-          await this.notify(diff, 'ide/diffRejected', {});
+        if (diff && !suppressNotification) await this.notify(diff, 'ide/diffRejected', {});
+        if (diff && suppressNotification && this.has('ignores-suppress')) {
+          // On the call's own stream: it reaches the client before the reply, every time.
+          await session.server.server.notification(
+            { method: 'ide/diffRejected', params: { filePath } },
+            { relatedRequestId: extra.requestId },
+          );
         }
         const content = diff?.draft ?? null;
         const text = this.has('plain-close-diff') ? String(content) : JSON.stringify({ content });

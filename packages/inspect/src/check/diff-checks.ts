@@ -42,10 +42,10 @@ export const DIFF_RULES = {
   noWrite: {
     id: 'diffs.no-write',
     title: 'the companion does not write the file',
-    severity: 'advice',
+    severity: 'breaks',
     effect:
-      "Both CLIs write the file themselves after an accept: their write_file tool writes the accepted text again, so the file ends the same, but the CLI now reports overwriting a file that did not exist when it asked — and its replace tool, which looks for the file's text from before the diff, does not find it in a file already changed.",
-    fix: 'Leave writing to the CLI.',
+      'Both CLIs write the file themselves after an accept, judging it by what they saw before: when the companion has written it first, Qwen Code\'s write fails ("File … has not been read in this session") and its model is told the edit failed; Gemini CLI tells its model "No changes detected".',
+    fix: 'Leave writing to the CLI: send the accepted text in ide/diffAccepted and nothing else.',
   },
   rejected: {
     id: 'diffs.rejected',
