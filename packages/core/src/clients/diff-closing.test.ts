@@ -156,6 +156,36 @@ for (const kind of ['gemini', 'qwen'] as const) {
       assert.equal(await readFile(path, 'utf8'), 'before\n');
     });
 
+    if (kind === 'qwen') {
+      it('approved, and written before the close reaches the engine (Qwen Code does not wait for it): approved', async () => {
+        const path = join(sandbox.workspace, 'early.txt');
+        await writeFile(path, 'before\n');
+        const diff = client.openDiff(path, 'proposal\n');
+        await diff.opened;
+        const id = editor.diffFor(path)!.id;
+        // Qwen Code confirms the tool call (which writes its proposal) and only then starts
+        // resolveDiffFromCli, without waiting in between.
+        await writeFile(path, 'proposal\n');
+        await client.resolveDiffFromCli(path, 'accepted');
+        const outcome = await outcomeOf(id);
+        assert.equal(outcome.kind, 'approved');
+        assert.match(outcome.message, /^Qwen Code wrote its own proposal to early\.txt/);
+      });
+    }
+
+    it('the file saved while the diff was open, then cancelled: not changed by the CLI', async () => {
+      const path = join(sandbox.workspace, 'saved.txt');
+      await writeFile(path, 'before\n');
+      const diff = client.openDiff(path, 'proposal\n');
+      await diff.opened;
+      const id = editor.diffFor(path)!.id;
+      await writeFile(path, 'saved by the user meanwhile, a longer text\n');
+      await client.resolveDiffFromCli(path, 'rejected');
+      const outcome = await outcomeOf(id);
+      assert.equal(outcome.kind, 'cancelled');
+      assert.match(outcome.message, /^saved\.txt was not changed: the proposal was cancelled/);
+    });
+
     it('the file changed to something else meanwhile, or was removed: the outcome says so', async () => {
       const changed = await answerInTerminal('changed.txt', 'rejected');
       await writeFile(changed.path, 'written by another program\n');
@@ -166,10 +196,10 @@ for (const kind of ['gemini', 'qwen'] as const) {
         outcomeOf(removed.id),
       ]);
       assert.equal(afterChange.kind, 'changed');
-      assert.match(afterChange.message, /^changed\.txt changed after the diff closed in/);
-      assert.match(afterChange.message, new RegExp(`not to what ${cli} writes`));
+      assert.match(afterChange.message, /^changed\.txt changed, but not as/);
+      assert.match(afterChange.message, new RegExp(`not as ${cli} writes it after an approval`));
       assert.equal(afterRemoval.kind, 'changed');
-      assert.match(afterRemoval.message, /^removed\.txt was removed after/);
+      assert.match(afterRemoval.message, /^removed\.txt was removed, but not as/);
     });
 
     it('withdrawn by the CLI (closeDiff without suppressing): nothing is written, no outcome follows', async () => {

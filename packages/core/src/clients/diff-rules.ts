@@ -96,8 +96,8 @@ export function terminalOutcome(
       kind: 'changed',
       filePath,
       message:
-        `${file} ${content === null ? 'was removed' : 'changed'} after the diff closed in ` +
-        `${cli}'s terminal, but not to what ${cli} writes after an approval: check it.`,
+        `${file} ${content === null ? 'was removed' : 'changed'}, but not as ${cli} writes ` +
+        `it after an approval in its terminal: something else did it. Check the file.`,
     };
   }
   const edited = !sameText(viewText, proposal);

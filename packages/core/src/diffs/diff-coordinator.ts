@@ -50,6 +50,8 @@ export class DiffCoordinator {
     if (this.closed) return refusal('The editor is shutting down.');
     if (!isAbsolute(filePath)) return refusal(`filePath must be absolute: ${filePath}`);
     let oldContent: string | null;
+    // Before the read: a change in between shows as a change later, not as none.
+    const openedStamp = await fileStamp(filePath);
     try {
       oldContent = await readFile(filePath, 'utf8');
     } catch (error) {
@@ -65,7 +67,13 @@ export class DiffCoordinator {
         .closeDiff(replaced.id, unansweredClosing('replaced'))
         .catch(() => undefined);
     }
-    const diff = this.diffs.add({ sessionId: client.sessionId, filePath, newContent, client });
+    const diff = this.diffs.add({
+      sessionId: client.sessionId,
+      filePath,
+      newContent,
+      client,
+      openedStamp,
+    });
     try {
       await this.editor.showDiff({ ...diff, oldContent, newContent });
     } catch (error) {
@@ -90,6 +98,10 @@ export class DiffCoordinator {
     const diff = this.diffs.find(sessionId, filePath);
     if (!diff) return { ok: true, content: null };
     this.diffs.remove(diff.id);
+    // Qwen Code writes after an approval without waiting for its closeDiff to end: what the file
+    // was before the user answered is the stamp of the diff's opening, or of now (the user may
+    // have saved the file meanwhile).
+    const closedStamp = silent ? await fileStamp(diff.filePath) : null;
     let content: string;
     try {
       // Both CLIs suppress the notification exactly when the user answered in the terminal.
@@ -101,20 +113,20 @@ export class DiffCoordinator {
       if (!silent) await this.reject(diff);
       return refusal(`The editor could not close the diff: ${errorMessage(error)}`);
     }
-    if (silent) this.watchTerminalAnswer(diff, content, await fileStamp(diff.filePath));
+    if (silent) this.watchTerminalAnswer(diff, content, [diff.openedStamp, closedStamp]);
     else await this.reject(diff);
     return { ok: true, content };
   }
 
   /**
    * The CLIs do not say whether the user approved or cancelled in the terminal, but an approval
-   * writes the file right after `closeDiff` returns: watch it (from `before`, its stamp before
-   * the CLI had the view's text) and tell the editor what became of it.
+   * writes the file at once: watch it (`unwritten`: its stamps when the diff opened and when the
+   * CLI closed it) and tell the editor what became of it.
    */
-  private watchTerminalAnswer(diff: OpenDiff, viewText: string, before: FileStamp): void {
+  private watchTerminalAnswer(diff: OpenDiff, viewText: string, unwritten: FileStamp[]): void {
     if (!this.editor.diffOutcome) return;
     const { id, filePath, newContent: proposal, client } = diff;
-    watchForWrite(filePath, before, {
+    watchForWrite(filePath, unwritten, {
       limitMs: TERMINAL_WRITE_LIMIT_MS,
       awaited: (content) => isTerminalApprovalWrite(client.name, content, viewText, proposal),
       signal: this.watches.signal,

@@ -1,4 +1,5 @@
 import type { ConnectedClient } from '../editor-port.js';
+import type { FileStamp } from './write-watch.js';
 
 /** One diff that a CLI session opened and the editor shows. */
 export interface OpenDiff {
@@ -9,6 +10,8 @@ export interface OpenDiff {
   /** What the CLI proposed. */
   newContent: string;
   client: ConnectedClient;
+  /** The file on disk when the diff opened: the CLI may write it before its `closeDiff` ends. */
+  openedStamp: FileStamp;
 }
 
 /**

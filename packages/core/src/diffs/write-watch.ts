@@ -29,29 +29,33 @@ export interface WriteWatchOptions {
 }
 
 /**
- * Watches `path` from the moment it had stamp `before` until it holds the awaited text, or until
- * the time limit: the file unchanged, or changed to something else (or removed). `undefined` when
- * aborted. It polls a stat (and reads only when the stamp moved), which also sees a file that did
- * not exist yet, a folder created for it, and a write by rename, on any file system.
+ * Watches `path` until it holds the awaited text, or until the time limit: the file then is as
+ * it was (one of the `unwritten` stamps: its states known to be before the awaited write), or
+ * changed to something else (or removed). The first look already reads a file that differs from
+ * `unwritten[0]`: the write may have come before the watch. `undefined` when aborted. It polls
+ * a stat (and reads only when the stamp moved), which also sees a file that did not exist yet,
+ * a folder created for it, and a write by rename, on any file system.
  */
 export async function watchForWrite(
   path: string,
-  before: FileStamp,
+  unwritten: FileStamp[],
   { limitMs, awaited, signal, intervalMs = 100 }: WriteWatchOptions,
 ): Promise<FileAfterAnswer | undefined> {
   const deadline = Date.now() + limitMs;
-  let seen = before;
-  let after: FileAfterAnswer = { changed: false };
+  let seen = unwritten[0] ?? null;
+  let content: string | null = null;
   while (!signal.aborted) {
     const stamp = await fileStamp(path);
     if (stamp !== seen) {
       seen = stamp;
       // A write in progress reads short; its end moves the stamp again (size, mtime).
-      const content = stamp === null ? null : await readFile(path, 'utf8').catch(() => null);
-      after = { changed: true, content };
-      if (content !== null && awaited(content)) return after;
+      content = stamp === null ? null : await readFile(path, 'utf8').catch(() => null);
+      if (content !== null && awaited(content)) return { changed: true, content };
     }
-    if (Date.now() >= deadline) return signal.aborted ? undefined : after;
+    if (Date.now() >= deadline) {
+      if (signal.aborted) return undefined;
+      return unwritten.includes(seen) ? { changed: false } : { changed: true, content };
+    }
     await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
   }
   return undefined;
