@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Sandbox } from '@tandem/testkit';
+import { Sandbox, waitUntil } from '@tandem/testkit';
 import { CodeServer, skipReason } from '../../../vscode/test/code-server.js';
 import { failures, runCheck } from './check-run.fixture.js';
 
@@ -17,6 +17,20 @@ const FILE_WORD: Record<string, string> = {
   empty: 'empty',
   quit: 'quit',
 };
+
+/** Deletes all the text of the proposed (right) side of the active diff editor, as a person does. */
+async function emptyProposal(vscode: CodeServer): Promise<void> {
+  const modified = vscode.page.locator(
+    '.editor-group-container.active .monaco-diff-editor .editor.modified',
+  );
+  await modified.locator('.view-lines').click();
+  await vscode.page.keyboard.press('Control+A');
+  await vscode.page.keyboard.press('Delete');
+  await waitUntil(
+    'the proposal to be empty',
+    async () => (await modified.locator('.view-lines').innerText()).trim() === '',
+  );
+}
 
 describe(
   'tandem check against the VS Code extension',
@@ -45,12 +59,12 @@ describe(
                 return vscode.clickTitleAction('Reject the Proposed Edit');
               case 'edit':
                 await vscode.typeInProposal('an edit left in the editor');
+                // The person takes a moment to reach the terminal; the test waits for the one
+                // thing that moment guarantees: the extension host has the edit.
                 await vscode.extensionHostCaughtUp();
                 return pressEnter();
               case 'empty': {
-                await vscode.typeInProposal(' ');
-                await vscode.page.keyboard.press('Control+A');
-                await vscode.page.keyboard.press('Delete');
+                await emptyProposal(vscode);
                 await vscode.clickTitleAction('Accept the Proposed Edit');
                 await vscode.page
                   .locator('.notification-toast', { hasText: /empty/i })
@@ -59,6 +73,7 @@ describe(
                 return vscode.clickTitleAction('Reject the Proposed Edit');
               }
               case 'quit':
+                // Quitting VS Code's server, as a person stopping code-server does.
                 return vscode.terminate();
             }
           },
