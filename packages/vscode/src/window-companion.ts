@@ -8,7 +8,7 @@ import {
 } from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
 import { DiffViews } from './diff-views.js';
-import { serves } from './settings.js';
+import { CLI_KEYS, serves } from './settings.js';
 import { StatusItem } from './status-item.js';
 import { Terminals } from './terminals.js';
 import { WarningNotices } from './warning-notices.js';
@@ -44,7 +44,12 @@ export class WindowCompanion implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.workspaceChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceChanged()),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('tandem')) void this.restart();
+        // Only which CLIs are served needs a new engine: a restart drops every CLI's session.
+        if (CLI_KEYS.some((cli) => event.affectsConfiguration(`tandem.${cli}.serve`))) {
+          void this.restart();
+        } else if (event.affectsConfiguration('tandem.terminal.environment')) {
+          this.terminals.update(this.engine);
+        }
       }),
     ];
   }

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -44,7 +44,6 @@ const USER_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
-  'security.workspace.trust.enabled': false,
   'terminal.integrated.gpuAcceleration': 'off',
   'terminal.integrated.defaultProfile.linux': 'bash',
   'terminal.integrated.enablePersistentSessions': false,
@@ -58,6 +57,10 @@ export interface CodeServerOptions {
   folders?: string[];
   /** Extra environment for code-server (and so for its terminals). */
   env?: Record<string, string>;
+  /** Other .vsix files to install beside the extension. */
+  extensions?: string[];
+  /** Workspace trust on: the window opens in Restricted Mode until the user trusts it. */
+  workspaceTrust?: boolean;
 }
 
 /** One code-server with the extension, and a browser page showing its window. */
@@ -77,7 +80,11 @@ export class CodeServer {
     const extensions = path.join(dir, 'extensions');
     const config = path.join(dir, 'config.yaml');
     await mkdir(path.join(userData, 'User'), { recursive: true });
-    await writeFile(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS));
+    const settings = {
+      ...USER_SETTINGS,
+      'security.workspace.trust.enabled': options.workspaceTrust === true,
+    };
+    await writeFile(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings));
     await writeFile(config, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
     const env = sandbox.env({ ...options.env });
     const common = [
@@ -88,11 +95,13 @@ export class CodeServer {
       '--extensions-dir',
       extensions,
     ];
-    const install = spawnSync(CODE_SERVER, [...common, '--install-extension', VSIX], {
-      env,
-      encoding: 'utf8',
-    });
-    if (install.status !== 0) throw new Error(`installing the .vsix failed:\n${install.stderr}`);
+    for (const vsix of [VSIX, ...(options.extensions ?? [])]) {
+      const install = spawnSync(CODE_SERVER, [...common, '--install-extension', vsix], {
+        env,
+        encoding: 'utf8',
+      });
+      if (install.status !== 0) throw new Error(`installing ${vsix} failed:\n${install.stderr}`);
+    }
 
     const folders = options.folders ?? [sandbox.workspace];
     const target = folders.length > 1 ? await workspaceFile(dir, folders) : folders[0]!;
@@ -106,7 +115,7 @@ export class CodeServer {
         'none',
         '--disable-telemetry',
         '--disable-update-check',
-        '--disable-workspace-trust',
+        ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
         '--disable-getting-started-override',
         target,
       ],
@@ -157,6 +166,67 @@ export class CodeServer {
     return this.output.slice(-lines).join('\n');
   }
 
+  /** The user's settings.json, which VS Code watches: a change there is a change in Settings. */
+  get settingsFile(): string {
+    return path.join(this.sandbox.root, 'code-server', 'user-data', 'User', 'settings.json');
+  }
+
+  async userSettings(): Promise<Record<string, unknown>> {
+    return JSON.parse(await readFile(this.settingsFile, 'utf8')) as Record<string, unknown>;
+  }
+
+  /** Changes a user setting in the Settings editor, as a person would. */
+  async changeSetting(key: string, value: boolean | string): Promise<void> {
+    const { page } = this;
+    const before = (await this.userSettings())[key];
+    await this.runCommand('Preferences: Open User Settings');
+    await page.locator('.settings-editor .settings-header').waitFor({ state: 'visible' });
+    // The search box has the focus, and may hold the last search.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(`@id:${key}`);
+    const item = page.locator('.settings-editor .setting-item-contents').first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    if (typeof value === 'boolean') {
+      const box = item.locator('.setting-value-checkbox');
+      if ((await box.getAttribute('aria-checked')) !== String(value)) await box.click();
+    } else {
+      await item.locator('input').fill(value);
+    }
+    // A value equal to the default is removed from the file rather than written.
+    await waitUntil(
+      `${key} to change in settings.json`,
+      async () => (await this.userSettings())[key] !== before,
+    );
+  }
+
+  /** Clicks `button` on the notification toast that says `message`. */
+  async clickNotificationButton(message: string, button: string): Promise<void> {
+    const toast = this.page.locator('.notification-toast', { hasText: message });
+    await toast.waitFor({ state: 'visible', timeout: 90_000 });
+    await toast.locator('a.monaco-button, .monaco-button', { hasText: button }).first().click();
+    await toast.waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  /** Clicks `button` in the modal dialog that is open (VS Code draws it in the page). */
+  async clickDialogButton(button: string): Promise<void> {
+    const dialog = this.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 90_000 });
+    await dialog.locator('.dialog-buttons .monaco-button', { hasText: button }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  /** Adds `folder` with Workspaces: Add Folder to Workspace… and its file dialog. */
+  async addFolderToWorkspace(folder: string): Promise<void> {
+    const { page } = this;
+    await this.pickCommand('Workspaces: Add Folder to Workspace...');
+    // The command's own file dialog replaces the palette in the same widget.
+    const input = page.locator('.quick-input-widget input');
+    await page.locator('.quick-input-widget .quick-input-title').waitFor({ state: 'visible' });
+    await input.fill(`${folder}/`);
+    await page.locator('.quick-input-widget .monaco-button', { hasText: 'Add' }).first().click();
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
   /** The discovery files of the sandbox: Gemini files and Qwen locks. */
   async discoveryFiles(): Promise<string[]> {
     const list = async (dir: string) =>
@@ -183,6 +253,12 @@ export class CodeServer {
 
   /** Runs a command from the Command Palette by its title. */
   async runCommand(title: string): Promise<void> {
+    await this.pickCommand(title);
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  }
+
+  /** Picks a command in the Command Palette (which the command may use again for its input). */
+  private async pickCommand(title: string): Promise<void> {
     const { page } = this;
     await this.dismissNotifications();
     await page.keyboard.press('F1');
@@ -193,7 +269,6 @@ export class CodeServer {
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     // The row itself: Enter runs the highlighted one, which may be another (recently used) match.
     await row.click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   }
 
   /** Opens a file of the workspace with Quick Open and waits for its editor. */
@@ -291,7 +366,8 @@ export class CodeServer {
 
   /** Opens a new integrated terminal and runs `line` in it. */
   async runInTerminal(line: string): Promise<void> {
-    await this.runCommand('Terminal: Create New Terminal');
+    // In the active folder: in a multi-root window the plain command asks which.
+    await this.runCommand('Terminal: Create New Terminal (In Active Workspace)');
     const terminal = this.page.locator('.terminal-wrapper.active .xterm');
     await terminal.waitFor({ state: 'visible', timeout: 30_000 });
     await waitUntil('a shell prompt in the terminal', async () =>
