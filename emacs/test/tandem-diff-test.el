@@ -165,6 +165,14 @@
                        (and closing "Tandem: written")))
         (should-not (get-buffer "*tandem: k.txt (your edits)*"))))))
 
+(ert-deftest tandem-diff-outcome-is-told ()
+  "A diff's outcome is shown as it comes; a notice without a message is not."
+  (let ((inhibit-message t))
+    (should (equal (tandem-diff-outcome '((id . "d1") (kind . "cancelled")
+                                          (message . "k.txt was not changed.")))
+                   "Tandem: k.txt was not changed."))
+    (should-not (tandem-diff-outcome '((id . "d1") (kind . "cancelled"))))))
+
 (ert-deftest tandem-diff-new-file ()
   "A file that does not exist yet diffs against an empty side."
   (tandem-diff-test--with diffs
