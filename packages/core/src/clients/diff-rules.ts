@@ -38,10 +38,11 @@ export function terminalAnswerClosing(clientName: string): DiffClosing {
 }
 
 /**
- * How long an approval in the terminal may take to reach the file after `closeDiff` returns.
- * Measured with the whole CLIs in tmux on a loaded two-core machine: Gemini CLI 0.61.0 wrote
- * 173–478 ms after it, Qwen Code 0.24.4 217–888 ms. A file still unchanged after more than five
- * times the slowest was not written: the proposal was cancelled.
+ * How long an approval in the terminal may take to reach the file after `closeDiff` returns
+ * (Qwen Code may also write before: it does not wait for it). Measured with the whole CLIs in
+ * tmux on a loaded two-core machine: Gemini CLI 0.61.0 wrote 173–478 ms after it, Qwen Code
+ * 0.24.4 217–888 ms. A file still unchanged after more than five times the slowest was not
+ * written: the proposal was cancelled.
  */
 export const TERMINAL_WRITE_LIMIT_MS = 5_000;
 
@@ -82,12 +83,13 @@ export function terminalOutcome(
   proposal: string,
 ): DiffOutcomeNotice {
   const cli = clientName || 'The CLI';
+  const named = clientName || 'the CLI';
   const file = basename(filePath);
   if (!after.changed) {
     return {
       kind: 'cancelled',
       filePath,
-      message: `${file} was not changed: the proposal was cancelled in ${cli}'s terminal.`,
+      message: `${file} was not changed: the proposal was cancelled in ${named}'s terminal.`,
     };
   }
   const { content } = after;
@@ -96,7 +98,7 @@ export function terminalOutcome(
       kind: 'changed',
       filePath,
       message:
-        `${file} ${content === null ? 'was removed' : 'changed'}, but not as ${cli} writes ` +
+        `${file} ${content === null ? 'was removed' : 'changed'}, but not as ${named} writes ` +
         `it after an approval in its terminal: something else did it. Check the file.`,
     };
   }
@@ -109,13 +111,16 @@ export function terminalOutcome(
     };
   }
   // What matters first: a frontend may cut a long line to fit the screen.
+  const wrote = `${cli} wrote its own proposal to ${file}`;
+  const kept = terminalAnswerClosing(clientName).keepsEdits
+    ? ''
+    : '; your edits were kept when the diff closed';
   return {
     kind: 'approved',
     filePath,
     message: edited
-      ? `${cli} wrote its own proposal to ${file}, not your edits (approved in its terminal; ` +
-        `your edits were kept when the diff closed).`
-      : `${cli} wrote its own proposal to ${file} (approved in its terminal).`,
+      ? `${wrote}, not your edits (approved in its terminal${kept}).`
+      : `${wrote} (approved in its terminal).`,
   };
 }
 

@@ -132,7 +132,8 @@ export class DiffCoordinator {
       signal: this.watches.signal,
     }).then(
       (after) => {
-        if (!after) return;
+        // A look that ended after the stop says nothing either.
+        if (!after || this.closed) return;
         const outcome = terminalOutcome(client.name, filePath, after, viewText, proposal);
         this.log.info(`${id}: ${outcome.message}`);
         this.editor.diffOutcome?.(id, outcome);
