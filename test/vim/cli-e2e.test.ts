@@ -139,6 +139,40 @@ for (const cli of ['gemini', 'qwen'] as const) {
   );
 
   test(
+    `${cli} in Vim's terminal: approved in the CLI after an edit in Vim, and Vim says what was written`,
+    { skip, timeout: 300_000 },
+    async (t) => {
+      const scenario = await inVimTerminal(t, cli);
+      await askForTheEdit(scenario);
+      await diffShown(scenario);
+      await scenario.session.type('Goadded in Vim');
+      await scenario.session.sendKeys('Escape');
+      // Back to the CLI's tab (its terminal takes the keys again) to approve there.
+      await scenario.session.type('2gt');
+      await scenario.session.approveInTerminal(120_000);
+      await waitFor('the diff to close', async () =>
+        (await scenario.vim.status()).diffs.length === 0 ? true : undefined,
+      );
+      await scenario.session.waitForScreen((screen) => screen.includes(finalText), 120_000);
+      // Gemini CLI writes the view's text; Qwen Code its own proposal (SPEC-NOTES §3).
+      const written = cli === 'gemini' ? `${proposed}added in Vim\n` : proposed;
+      assert.equal(readFileSync(scenario.file, 'utf8'), written);
+      const told =
+        cli === 'gemini'
+          ? 'Tandem: Gemini CLI wrote notes.txt with your edits (approved in its terminal).'
+          : 'Tandem: Qwen Code wrote its own proposal to notes.txt, not your edits';
+      await waitFor(
+        'what became of the diff, in :messages',
+        async () =>
+          (await scenario.vim.eval<string>(`execute('messages')`)).includes(told)
+            ? true
+            : undefined,
+        60_000,
+      );
+    },
+  );
+
+  test(
     `${cli} in a separate tmux pane finds Vim by its discovery files; :w there writes the file`,
     { skip, timeout: 300_000 },
     async (t) => {
