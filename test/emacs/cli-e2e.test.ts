@@ -205,6 +205,56 @@ for (const cli of ['gemini', 'qwen'] as const) {
   );
 }
 
+for (const cli of ['gemini', 'qwen'] as const) {
+  // Gemini CLI approved, Qwen Code cancelled: each outcome once, in the CLI's own pane.
+  const answer = cli === 'gemini' ? 'approved' : 'cancelled';
+  test(
+    `${cli} in a separate tmux pane, ${answer} in its terminal: Emacs says what became of the file`,
+    { skip, timeout: 300_000 },
+    async (t) => {
+      const sandbox = new Sandbox();
+      const file = path.join(sandbox.workspace, 'notes.txt');
+      writeFileSync(file, original);
+      const started: { emacs?: EmacsSession; session?: CliSession } = {};
+      t.after(async () => {
+        await started.session?.stop();
+        await started.emacs?.close();
+        sandbox.remove();
+      });
+      const emacs = await EmacsSession.start(sandbox, { tandem: true, args: [file] });
+      started.emacs = emacs;
+      const session = await startCliSession({
+        cli,
+        cwd: sandbox.workspace,
+        home: sandbox.home,
+        tmpDir: sandbox.tmpDir,
+        qwenHome: sandbox.qwenHome,
+        edit: { filePath: file, content: proposed },
+        promptAtStart: false,
+      });
+      started.session = session;
+      await askForTheEdit(session, emacs, file);
+      await emacs.waitForDiffs(1, 120_000);
+      if (answer === 'approved') await session.approveInTerminal(120_000);
+      else await session.rejectInTerminal(120_000);
+      await emacs.waitForDiffs(0);
+      const told =
+        answer === 'approved'
+          ? 'Tandem: Gemini CLI wrote its own proposal to notes.txt (approved in its terminal).'
+          : "Tandem: notes.txt was not changed: the proposal was cancelled in Qwen Code's terminal.";
+      await waitFor(
+        'what became of the diff, in *Messages*',
+        async () =>
+          (await emacs.text('(with-current-buffer "*Messages*" (buffer-string))')).includes(told)
+            ? true
+            : undefined,
+        60_000,
+      );
+      assert.equal(readFileSync(file, 'utf8'), answer === 'approved' ? proposed : original);
+    },
+  );
+}
+
 // vterm is Debian 12's package, for the system's Emacs; the newer Emacs roots have none.
 if (defaultEditor('emacs').editor?.label === '28.2') {
   test(
