@@ -1,12 +1,14 @@
 /**
  * End to end, as a user runs it: `tandem serve` on the example workspace, the whole real CLI in
- * tmux (a fake model proposes an edit), and the user editing and accepting it on the page in
- * real Chromium. The file on disk must hold the user's edit.
+ * tmux (a fake model proposes an edit), and the user editing it on the page in real Chromium,
+ * then accepting it there, or approving it in the CLI's terminal.
  */
+import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
   chromiumMissing,
   editPrompt,
@@ -14,6 +16,8 @@ import {
   launchChromium,
   needsProgram,
   startCliSession,
+  type CliName,
+  type CliSession,
 } from '@tandem/testkit';
 import { startServe } from './serve-process.fixture.js';
 
@@ -28,63 +32,116 @@ async function until(condition: () => boolean, what: string, ms = 60_000) {
   }
 }
 
+/** What a test sees: the page, the CLI's pane, and the file the CLI is asked to edit. */
+interface Scene {
+  page: Page;
+  session: CliSession;
+  target: string;
+  proposal: string;
+}
+
+/**
+ * `tandem serve` on a copy of the example workspace, the page in Chromium, and the whole CLI in
+ * tmux; the CLI has proposed its edit, now under review on the page. Runs `body`, then ends all.
+ */
+async function withProposal(cli: CliName, body: (scene: Scene) => Promise<void>): Promise<void> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), `tandem-e2e-${cli}-`)));
+  const workspace = join(root, 'workspace');
+  const [tmpDir, home, qwenHome] = ['tmp', 'home', 'qwen'].map((name) => join(root, name));
+  for (const dir of [tmpDir, home, qwenHome!]) mkdirSync(dir!);
+  cpSync(EXAMPLE, workspace, { recursive: true });
+  const target = join(workspace, 'src', 'stats.js');
+  const original = readFileSync(target, 'utf8');
+  const proposal = `${original}\nexport function median(values) {\n  const sorted = [...values].sort((a, b) => a - b);\n  return sorted[Math.floor(sorted.length / 2)];\n}\n`;
+  const env = { ...process.env, TMPDIR: tmpDir!, QWEN_HOME: qwenHome!, HOME: home! };
+  const serve = await startServe([], { cwd: workspace, env });
+  const browser = await launchChromium(join(root, 'profile'));
+  const session = await startCliSession({
+    cli,
+    cwd: workspace,
+    home: home!,
+    tmpDir: tmpDir!,
+    qwenHome,
+    edit: { filePath: target, content: proposal },
+    promptAtStart: false,
+  });
+  try {
+    // Asked for before the CLI has connected, the edit would be confirmed in the terminal:
+    // wait until the page lists the CLI. (Typed too early, even `/ide status` goes to the
+    // model.)
+    const page = await browser.newPage();
+    await page.goto(serve.url);
+    await page
+      .locator('.clients .chip', { hasText: cli === 'gemini' ? 'Gemini CLI' : 'Qwen Code' })
+      .waitFor({ timeout: 90_000 });
+    await session.waitForScreen(inputPattern);
+    await session.submit(editPrompt({ filePath: target, content: proposal }));
+    await page
+      .locator('.review:not([hidden]) .path .name', { hasText: 'stats.js' })
+      .waitFor({ timeout: 90_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\nthe CLI's screen:\n${await session.screen()}`);
+      });
+    await body({ page, session, target, proposal });
+  } finally {
+    await session.stop();
+    await browser.close();
+    await serve.stop('SIGTERM');
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Types `text` at the end of the proposal under review. */
+async function typeInProposal(page: Page, text: string): Promise<void> {
+  await page.locator('.review:not([hidden]) .cm-merge-b .cm-line').first().click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text);
+}
+
 for (const cli of ['gemini', 'qwen'] as const) {
   describe(`the whole ${cli} CLI with tandem serve`, { skip: missing }, () => {
     test('an edit proposed in the terminal, edited and accepted on the page, lands on disk', async (t) => {
       if (!needsProgram(t, 'tmux')) return;
-      const root = realpathSync(mkdtempSync(join(tmpdir(), `tandem-e2e-${cli}-`)));
-      const workspace = join(root, 'workspace');
-      const [tmpDir, home, qwenHome] = ['tmp', 'home', 'qwen'].map((name) => join(root, name));
-      for (const dir of [tmpDir, home, qwenHome!]) mkdirSync(dir!);
-      cpSync(EXAMPLE, workspace, { recursive: true });
-      const target = join(workspace, 'src', 'stats.js');
-      const original = readFileSync(target, 'utf8');
-      const proposal = `${original}\nexport function median(values) {\n  const sorted = [...values].sort((a, b) => a - b);\n  return sorted[Math.floor(sorted.length / 2)];\n}\n`;
-      const env = { ...process.env, TMPDIR: tmpDir!, QWEN_HOME: qwenHome!, HOME: home! };
-      const serve = await startServe([], { cwd: workspace, env });
-      const browser = await launchChromium(join(root, 'profile'));
-      const session = await startCliSession({
-        cli,
-        cwd: workspace,
-        home: home!,
-        tmpDir: tmpDir!,
-        qwenHome,
-        edit: { filePath: target, content: proposal },
-        promptAtStart: false,
-      });
-      try {
-        // Asked for before the CLI has connected, the edit would be confirmed in the terminal:
-        // wait until the page lists the CLI. (Typed too early, even `/ide status` goes to the
-        // model.)
-        const page = await browser.newPage();
-        await page.goto(serve.url);
+      await withProposal(cli, async ({ page, target, proposal }) => {
+        await typeInProposal(page, '// reviewed on the page\n');
         await page
-          .locator('.clients .chip', { hasText: cli === 'gemini' ? 'Gemini CLI' : 'Qwen Code' })
-          .waitFor({ timeout: 90_000 });
-        await session.waitForScreen(inputPattern);
-        await session.submit(editPrompt({ filePath: target, content: proposal }));
-        const review = page.locator('.review:not([hidden])');
-        await review
-          .locator('.path .name', { hasText: 'stats.js' })
-          .waitFor({ timeout: 90_000 })
-          .catch(async (error: unknown) => {
-            throw new Error(`${String(error)}\nthe CLI's screen:\n${await session.screen()}`);
-          });
-        await review.locator('.cm-merge-b .cm-line').first().click();
-        await page.keyboard.press('Control+End');
-        await page.keyboard.type('// reviewed on the page\n');
-        await review.getByRole('button', { name: /^Accept/ }).click();
+          .locator('.review:not([hidden])')
+          .getByRole('button', { name: /^Accept/ })
+          .click();
         await until(
           () => readFileSync(target, 'utf8') === `${proposal}// reviewed on the page\n`,
           `${target} to hold the accepted edit`,
         );
         await page.locator('.review').waitFor({ state: 'detached' });
-      } finally {
-        await session.stop();
-        await browser.close();
-        await serve.stop('SIGTERM');
-        rmSync(root, { recursive: true, force: true });
-      }
+      });
+    });
+
+    test('edited on the page, approved in the terminal: the page says what the CLI wrote', async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      await withProposal(cli, async ({ page, session, target, proposal }) => {
+        await typeInProposal(page, '// edited on the page\n');
+        await page
+          .locator('.review:not([hidden]) .draft-state', { hasText: 'saved' })
+          .waitFor({ timeout: 60_000 });
+        await session.approveInTerminal(120_000);
+        await page.locator('.review').waitFor({ state: 'detached', timeout: 60_000 });
+        // Gemini CLI writes the page's text; Qwen Code its own proposal (SPEC-NOTES §3).
+        const written = cli === 'gemini' ? `${proposal}// edited on the page\n` : proposal;
+        await until(() => readFileSync(target, 'utf8') === written, `${target} to be written`);
+        const kept = page.locator('.kept-edits');
+        await kept
+          .locator('.diff-outcome', {
+            hasText:
+              cli === 'gemini'
+                ? 'Gemini CLI wrote stats.js with your edits (approved in its terminal).'
+                : 'Qwen Code wrote its own proposal to stats.js, not your edits',
+          })
+          .waitFor({ timeout: 60_000 });
+        assert.equal(
+          await kept.locator('textarea').inputValue(),
+          `${proposal}// edited on the page\n`,
+        );
+      });
     });
   });
 }
