@@ -28,6 +28,11 @@ async function ask(cli: CliKey): Promise<void> {
       `Tandem serves ${label}. Disable the ${companionName} so that it stops serving it too.`,
       disable,
     );
-    if (next === disable) await vscode.commands.executeCommand('extension.open', companionId);
+    if (next === disable) {
+      // The Extensions view, showing the companion with its Disable button.
+      await vscode.commands.executeCommand('workbench.extensions.action.showExtensionsWithIds', [
+        companionId,
+      ]);
+    }
   }
 }

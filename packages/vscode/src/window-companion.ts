@@ -25,6 +25,8 @@ export class WindowCompanion implements vscode.Disposable {
   private readonly notices = new WarningNotices();
   private readonly terminals: Terminals;
   private readonly subscriptions: vscode.Disposable[];
+  /** The CLIs served when the engine started (see servedClis). */
+  private served = '';
   /** Starts and stops run one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -44,8 +46,8 @@ export class WindowCompanion implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.workspaceChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceChanged()),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        // Only which CLIs are served needs a new engine: a restart drops every CLI's session.
-        if (CLI_KEYS.some((cli) => event.affectsConfiguration(`tandem.${cli}.serve`))) {
+        // Only a change of the CLIs served needs a new engine: a restart drops every session.
+        if (servedClis() !== this.served) {
           void this.restart();
         } else if (event.affectsConfiguration('tandem.terminal.environment')) {
           this.terminals.update(this.engine);
@@ -56,6 +58,7 @@ export class WindowCompanion implements vscode.Disposable {
 
   start(): Promise<void> {
     return this.enqueue(async () => {
+      this.served = servedClis();
       const gemini = serves('geminiCli');
       const qwen = serves('qwenCode');
       if (!gemini && !qwen) {
@@ -159,6 +162,11 @@ export class WindowCompanion implements vscode.Disposable {
     this.queue = next.catch((error: unknown) => this.log.error(String(error)));
     return next;
   }
+}
+
+/** Which CLIs the settings say Tandem serves, as one comparable value. */
+function servedClis(): string {
+  return CLI_KEYS.filter(serves).join(',');
 }
 
 /** The window's folders on disk (multi-root); the CLIs know nothing of remote schemes. */

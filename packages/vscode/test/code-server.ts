@@ -22,6 +22,11 @@ import {
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export const CODE_SERVER = path.join(REPO, '.cache/code-server/node_modules/.bin/code-server');
 export const VSIX = path.join(REPO, 'packages/vscode/dist/tandem-companion.vsix');
+/** The official Qwen Code Companion, built by scripts/install-official-companion.sh. */
+export const QWEN_COMPANION_VSIX = path.join(
+  REPO,
+  '.cache/official-companions/qwen-code-vscode-ide-companion-0.0.11.vsix',
+);
 
 /** Why these tests cannot run here (printed; a failure under CI), or false. */
 export function skipReason(): string | false {
@@ -65,6 +70,8 @@ export interface CodeServerOptions {
 
 /** One code-server with the extension, and a browser page showing its window. */
 export class CodeServer {
+  private terminalDumps = 0;
+
   private constructor(
     private readonly sandbox: Sandbox,
     private readonly server: ChildProcess,
@@ -374,6 +381,16 @@ export class CodeServer {
       /[$#]\s*$/.test(await this.terminalText()),
     );
     await this.typeInTerminal(line);
+  }
+
+  /** The variables a new integrated terminal of this window has. */
+  async terminalEnvironment(): Promise<Record<string, string>> {
+    const envFile = path.join(this.sandbox.root, `terminal-env-${++this.terminalDumps}.json`);
+    await this.runInTerminal(`node -e 'console.log(JSON.stringify(process.env))' > ${envFile}`);
+    return waitFor('the terminal environment', async () => {
+      const text = existsSync(envFile) ? await readFile(envFile, 'utf8') : '';
+      return text.trim() ? (JSON.parse(text) as Record<string, string>) : undefined;
+    });
   }
 
   /**

@@ -126,7 +126,7 @@ describe('folders and settings changed while Tandem runs', { skip, timeout: 900_
     const qwen = await clientIn('qwen');
     assert.notEqual((await qwen.connect()).status, 'connected');
     await qwen.kill();
-    const env = await terminalEnvironment('off');
+    const env = await vscode.terminalEnvironment();
     assert.equal(env.QWEN_CODE_IDE_SERVER_PORT, undefined);
     assert.ok(env.GEMINI_CLI_IDE_SERVER_PORT);
     // Gemini CLI, served all along, finds the window again.
@@ -138,7 +138,7 @@ describe('folders and settings changed while Tandem runs', { skip, timeout: 900_
     await waitFor('a Qwen lock again', qwenLock);
     const served = await clientIn('qwen');
     assert.equal((await served.connect()).status, 'connected');
-    assert.ok((await terminalEnvironment('on')).QWEN_CODE_IDE_SERVER_PORT);
+    assert.ok((await vscode.terminalEnvironment()).QWEN_CODE_IDE_SERVER_PORT);
     await served.kill();
   });
 
@@ -159,15 +159,4 @@ describe('folders and settings changed while Tandem runs', { skip, timeout: 900_
     assert.equal((await client.status()).status, 'connected');
     await client.kill();
   });
-
-  /** The variables a new integrated terminal has; `label` names the dump file. */
-  async function terminalEnvironment(label: string): Promise<Record<string, string>> {
-    const envFile = path.join(sandbox.root, `terminal-env-${label}.json`);
-    await vscode.runInTerminal(`node -e 'console.log(JSON.stringify(process.env))' > ${envFile}`);
-    return waitFor('the terminal environment', async () =>
-      existsSync(envFile) && (await readFile(envFile, 'utf8')).trim()
-        ? (JSON.parse(await readFile(envFile, 'utf8')) as Record<string, string>)
-        : undefined,
-    );
-  }
 });
