@@ -5,7 +5,10 @@ import { build } from 'esbuild';
 
 await build({
   entryPoints: ['src/extension.ts'],
-  alias: { '@tandem/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)) },
+  alias: {
+    '@tandem/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)),
+    '@tandem/inspect': fileURLToPath(new URL('../inspect/src/index.ts', import.meta.url)),
+  },
   outfile: 'dist/extension.cjs',
   bundle: true,
   platform: 'node',

@@ -37,6 +37,15 @@ export class Terminals implements vscode.Disposable {
     }
   }
 
+  /** The variables this window's integrated terminals get from Tandem. */
+  environment(): Record<string, string> {
+    const variables: Record<string, string> = {};
+    this.collection.forEach((name, mutator) => {
+      variables[name] = mutator.value;
+    });
+    return variables;
+  }
+
   private start(cli: CliKey): void {
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
     const terminal = vscode.window.createTerminal({ name: CLIS[cli].label, cwd: folder?.uri });

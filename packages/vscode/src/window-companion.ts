@@ -8,6 +8,7 @@ import {
 } from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
 import { DiffViews } from './diff-views.js';
+import { InspectCommands } from './inspect-commands.js';
 import { CLI_KEYS, serves } from './settings.js';
 import { StatusItem } from './status-item.js';
 import { Terminals } from './terminals.js';
@@ -43,6 +44,10 @@ export class WindowCompanion implements vscode.Disposable {
     );
     this.terminals = new Terminals(context.environmentVariableCollection);
     this.subscriptions = [
+      new InspectCommands({
+        terminalEnvironment: () => this.terminals.environment(),
+        port: () => this.engine?.port,
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.workspaceChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceChanged()),
       vscode.workspace.onDidChangeConfiguration((event) => {

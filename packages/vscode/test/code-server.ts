@@ -303,6 +303,15 @@ export class CodeServer {
       .focus();
   }
 
+  /** The lines the active editor shows (those scrolled into view), once its tab says `title`. */
+  async activeEditorText(title: string): Promise<string> {
+    const group = this.page.locator('.editor-group-container.active');
+    await group.locator('.tab.active', { hasText: title }).waitFor({ timeout: 60_000 });
+    const lines = group.locator('.monaco-editor .view-lines').first();
+    await lines.waitFor({ state: 'visible' });
+    return (await lines.innerText()).replace(/\u00a0/g, ' ');
+  }
+
   /** The text of the status bar item of the extension. */
   statusText(): Promise<string> {
     return this.page.locator('[id="tandem.tandem-companion.tandem.status"]').innerText();

@@ -4,6 +4,7 @@
  * and what happens to a pending diff when the window reloads or VS Code stops.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -198,6 +199,70 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     await vscode.clickTitleAction('Reject the Proposed Edit');
     assert.deepEqual(await geminiDiff.result, { status: 'rejected' });
     await Promise.all([gemini.kill(), qwen.kill()]);
+  });
+});
+
+describe('Tandem: Doctor and Tandem: Show Environment', { skip, timeout: 600_000 }, () => {
+  const sandbox = new Sandbox('tandem-vscode-inspect-');
+  let vscode: CodeServer;
+
+  before(async () => {
+    vscode = await CodeServer.start(sandbox);
+  });
+
+  after(async () => {
+    await vscode?.stop();
+    sandbox.remove();
+  });
+
+  async function port(): Promise<number> {
+    const files = await vscode.waitForDiscovery();
+    return (JSON.parse(await readFile(files[0]!, 'utf8')) as { port: number }).port;
+  }
+
+  test('Tandem: Doctor shows what a CLI started in a terminal of this window would do', async () => {
+    const expected = await port();
+    await vscode.runCommand('Tandem: Doctor');
+    const report = await waitFor('the whole report', async () => {
+      const text = await vscode.activeEditorText('Tandem Doctor');
+      return text.includes('Qwen Code') ? text : undefined;
+    });
+    assert.match(report, new RegExp(`tandem doctor: ${sandbox.workspace}`));
+    // Gemini CLI's IDE mode is off in the sandbox: doctor says so, and where it would connect.
+    assert.match(report, /IDE mode off/);
+    assert.match(report, new RegExp(`connects to code-server on port ${expected}`));
+  });
+
+  test('Tandem: Show Environment gives the lines that connect a CLI in another terminal', async () => {
+    const expected = await port();
+    await vscode.runCommand('Tandem: Show Environment');
+    const text = await waitFor('the exports', async () => {
+      const shown = await vscode.activeEditorText('Tandem Environment');
+      return shown.includes('QWEN_CODE_IDE_WORKSPACE_PATH') ? shown : undefined;
+    });
+    const shell = spawnSync(
+      'bash',
+      [
+        '-c',
+        `${text}\n'${process.execPath}' -e 'process.stdout.write(JSON.stringify(process.env))'`,
+      ],
+      { encoding: 'utf8', env: {} as NodeJS.ProcessEnv, cwd: sandbox.workspace },
+    );
+    assert.equal(shell.status, 0, shell.stderr);
+    const variables = JSON.parse(shell.stdout) as Record<string, string>;
+    assert.equal(variables.GEMINI_CLI_IDE_SERVER_PORT, String(expected));
+    assert.equal(variables.QWEN_CODE_IDE_SERVER_PORT, String(expected));
+    assert.equal(variables.GEMINI_CLI_IDE_WORKSPACE_PATH, sandbox.workspace);
+    const ide = Object.fromEntries(
+      Object.entries(variables).filter(([name]) => /^(GEMINI_CLI_IDE_|QWEN_CODE_IDE_)/.test(name)),
+    );
+    const { workspace: cwd, tmpDir, qwenHome, home } = sandbox;
+    for (const kind of ['gemini', 'qwen'] as const) {
+      const client = await startRealClient({ kind, cwd, tmpDir, qwenHome, home, env: ide });
+      const state = await client.connect();
+      await client.kill();
+      assert.equal(state.status, 'connected', JSON.stringify(state));
+    }
   });
 });
 
