@@ -6,7 +6,7 @@
  * `node --import tsx bench/vscode.ts [rounds]`
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
@@ -15,6 +15,8 @@ import { CodeServer, skipReason } from '../packages/vscode/test/code-server.js';
 const ROUNDS = Number(process.argv[2] ?? 30);
 const WARM_UP = 3;
 const KEY_INTERVAL_MS = 100;
+/** Between two diffs: the window has closed the last one, as before a proposal of a real CLI. */
+const SETTLE_MS = 500;
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -84,6 +86,7 @@ async function openDiffToVisible(
     await vscode.waitForDiff('Gemini CLI');
     await vscode.clickTitleAction('Reject the Proposed Edit');
     await diff.result;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   }
   return samples;
 }
@@ -173,10 +176,13 @@ async function main(): Promise<void> {
     client = undefined;
     const activation = await activationToDiscovery(vscode, sandbox);
     const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    const load = loadavg()
+      .map((n) => n.toFixed(1))
+      .join(', ');
     console.log(`## VS Code extension in code-server 4.100.3 (VS Code 1.100.3), Chromium headless`);
     console.log('');
     console.log(
-      `${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; real Gemini CLI client (gemini-cli-core 0.61.0).`,
+      `${new Date().toISOString().slice(0, 10)}, ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; real Gemini CLI client (gemini-cli-core 0.61.0); load average at the end ${load}.`,
     );
     console.log('');
     console.log('| measure (ms) | p50 | p95 | max | n |');
