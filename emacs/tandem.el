@@ -102,8 +102,9 @@ That one is `packages/cli/dist/tandem.js' beside the `emacs' folder."
 
 (defun tandem--sidecar-script ()
   "The sidecar script to run."
-  (or tandem-sidecar-script
-      (expand-file-name "../packages/cli/dist/tandem.js" tandem--directory)))
+  (if tandem-sidecar-script
+      (expand-file-name tandem-sidecar-script) ; Node takes `~/' literally.
+    (expand-file-name "../packages/cli/dist/tandem.js" tandem--directory)))
 
 (defun tandem--program (&rest args)
   "The command line of the sidecar's program with ARGS."

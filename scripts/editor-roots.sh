@@ -2,7 +2,8 @@
 # Builds the root file systems that hold the newer editors the tests run: Debian 13 (trixie)
 # and Debian unstable (sid), from the Debian archive apt already uses. Their editors need a
 # newer C library than this machine's, so they run chrooted (packages/testkit/src/editors/).
-# Built once and kept: a root already built with the same packages is left as it is.
+# Built once and kept: a root already built with the same packages is left as it is, and one
+# built with fewer gets the others from its own apt, in place (tests running in it go on).
 #
 #   scripts/editor-roots.sh [--rebuild] [trixie|sid ...]     (default: both; needs root)
 #
@@ -11,7 +12,9 @@
 # would otherwise walk thousands of files of each root.
 set -euo pipefail
 
-packages=neovim,vim-nox,emacs-nox,nodejs,procps
+# git: package-vc clones with it (test/emacs/install.test.ts); elpa-eat: the terminal
+# tandem-run-gemini prefers (test/emacs/cli-e2e.test.ts).
+packages=neovim,vim-nox,emacs-nox,nodejs,procps,git,elpa-eat
 roots=${TANDEM_EDITOR_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/tandem/editor-roots}
 
 rebuild=false
@@ -49,6 +52,21 @@ for suite in "${suites[@]}"; do
     continue
   fi
   started=$SECONDS
+  if ! $rebuild && [ -f "$root/.tandem-root" ]; then
+    in_root=$(dirname "$0")/../packages/testkit/src/editors/in-root.sh
+    # A mirror that keeps a snapshot may serve a Release past its Valid-Until date.
+    {
+      "$in_root" "$root" apt-get update -qq -o Acquire::Check-Valid-Until=false &&
+        "$in_root" "$root" env DEBIAN_FRONTEND=noninteractive \
+          apt-get install -y -qq --no-install-recommends ${packages//,/ }
+    } >>"$roots/$suite.log" 2>&1 || {
+      tail -n 20 "$roots/$suite.log" >&2
+      exit 1
+    }
+    echo "$stamp" >"$root/.tandem-root"
+    echo "$root: packages added in $((SECONDS - started)) s"
+    continue
+  fi
   rm -rf "$root.partial"
   debootstrap --variant=minbase --include="$packages" "$suite" "$root.partial" "$mirror" \
     >"$roots/$suite.log" 2>&1 || {
