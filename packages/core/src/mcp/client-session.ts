@@ -42,6 +42,8 @@ export class ClientSession {
   private streamOpen = false;
   /** Diff outcomes wait here while no stream is open, so none is ever lost. */
   private readonly pending: IdeNotification[] = [];
+  /** Called once the pending outcomes have been sent on a stream that opened. */
+  private pendingSent: (() => void) | undefined;
   private protocolVersion: string | undefined;
   /** What this session last received, so an unchanged context is not sent again. */
   private lastContext: string | undefined;
@@ -113,7 +115,20 @@ export class ClientSession {
     this.streamOpen = true;
     this.lastContext = undefined;
     this.host.streamOpened(this);
-    for (const notification of this.pending.splice(0)) void this.notify(notification);
+    const sending = this.pending.splice(0).map((notification) => this.notify(notification));
+    void Promise.all(sending).then(() => this.pendingSent?.());
+  }
+
+  /** Resolves once no diff outcome waits for a stream, or after `ms`. */
+  outcomesSent(ms: number): Promise<void> {
+    if (this.pending.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.pendingSent = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   streamEnded(): void {

@@ -94,6 +94,7 @@ export class SessionHub implements SessionHost {
     session.streamStarted();
     await streaming;
     session.streamEnded();
+    this.options.log.info(`${session.client.name}'s stream ended (${session.id})`);
     this.reapUnlessStreaming(session, this.options.graceMs);
   }
 
@@ -113,6 +114,10 @@ export class SessionHub implements SessionHost {
   async closeAll(): Promise<void> {
     this.closing = true;
     this.clientsPacer.stop();
+    // A CLI whose stream is away for a moment (its client reopens it) still gets the outcomes
+    // of its diffs: it would wait on them for ever.
+    const sessions = [...this.sessions.values()];
+    await Promise.all(sessions.map((session) => session.outcomesSent(this.options.graceMs)));
     for (const session of [...this.sessions.values()]) await this.end(session);
   }
 
