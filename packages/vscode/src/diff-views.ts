@@ -91,14 +91,9 @@ export class DiffViews
     const warning = this.unsavedWarning(filePath);
     if (warning) vscode.window.showWarningMessage(warning);
     const title = `${path.basename(filePath)} ↔ ${diff.client.name}'s proposal${warning ? ` — ⚠ ${warning}` : ''}`;
-    // Focused only once shown: opening with the focus makes the diff editor lay itself out and
-    // move the cursor before its first paint (bench/vscode.ts: 20-40 ms later for 1 KiB).
     await vscode.commands.executeCommand('vscode.diff', view.original, view.proposal, title, {
       preview: false,
-      preserveFocus: true,
     });
-    if (!view.answered)
-      await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   }
 
   async closeDiff(id: string, closing: DiffClosing): Promise<string> {
