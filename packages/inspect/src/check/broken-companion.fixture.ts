@@ -62,7 +62,7 @@ interface Session {
   streaming: boolean;
 }
 
-interface OpenDiff {
+export interface OpenDiff {
   session: Session;
   /** The path as the CLI sent it. */
   filePath: string;

@@ -28,6 +28,7 @@ import {
   cannotPlant,
   OPEN_ERROR,
   type Defect,
+  type OpenDiff,
 } from './broken-companion.fixture.js';
 
 /** Long enough for an answer that comes; the control case shows that it does. */
@@ -285,19 +286,6 @@ const CASES: Case[] = [
     },
   },
   {
-    defect: 'ignores-suppress',
-    check: 'diffs.close-suppress',
-    clients: ['gemini', 'qwen'],
-    async prove({ companion, start, file }, kind) {
-      const client = await start(kind);
-      await client.connect();
-      const { diff, open } = await openAndWait(client, companion, file);
-      companion.edit(open, `${PROPOSAL}draft\n`);
-      await client.resolveDiffFromCli(file, 'accepted');
-      assert.equal((await diff.result).status, 'rejected', 'approved in the terminal, rejected');
-    },
-  },
-  {
     defect: 'quit-leaves-diffs',
     check: 'diffs.quit-rejects',
     clients: ['gemini', 'qwen'],
@@ -311,16 +299,23 @@ const CASES: Case[] = [
   },
 ];
 
-/** What the whole CLI does with an accept, in tmux against a fake model proposing `PROPOSAL`. */
+/** What the whole CLI does with a diff, in tmux against a fake model proposing `PROPOSAL`. */
 interface WholeCliCase {
   defect: Defect;
   check: string;
   /** The file before the edit; undefined: it does not exist. */
   before?: string;
-  /** What the person accepts in the editor. */
-  accepted: string;
+  /** What the person does, in the editor or in the CLI's terminal. */
+  act(companion: BrokenCompanion, diff: OpenDiff, session: CliSession): Promise<void>;
+  /** What the screen shows once the turn is over, when not the model's last words. */
+  endsWith?: Partial<Record<ClientKind, string>>;
   /** The screen once the turn is over, and the file then. */
   prove(screen: string, file: string, cli: ClientKind): void;
+}
+
+/** The person accepts `content` in the editor. */
+function acceptsInEditor(content: string): WholeCliCase['act'] {
+  return async (companion, diff) => assert.equal(await companion.accept(diff, content), true);
 }
 
 const WHOLE_CLI_CASES: WholeCliCase[] = [
@@ -329,7 +324,7 @@ const WHOLE_CLI_CASES: WholeCliCase[] = [
     defect: 'passes-empty-accept',
     check: 'diffs.empty-accept',
     before: 'the original\n',
-    accepted: '',
+    act: acceptsInEditor(''),
     prove(_screen, file) {
       assert.equal(readFileSync(file, 'utf8'), PROPOSAL, 'the user emptied it; the CLI wrote it');
     },
@@ -338,7 +333,7 @@ const WHOLE_CLI_CASES: WholeCliCase[] = [
     // The diff is of a new file, as the kit's are: the companion's write comes first.
     defect: 'writes-file',
     check: 'diffs.no-write',
-    accepted: `${PROPOSAL}edit\n`,
+    act: acceptsInEditor(`${PROPOSAL}edit\n`),
     prove(screen, file, cli) {
       assert.equal(readFileSync(file, 'utf8'), `${PROPOSAL}edit\n`, 'written by the companion');
       const told = {
@@ -346,6 +341,21 @@ const WHOLE_CLI_CASES: WholeCliCase[] = [
         qwen: /x WriteFile[^]*has not been read in this session/,
       };
       assert.match(screen, told[cli]);
+    },
+  },
+  {
+    // The reject reaches the client before closeDiff's reply, which it then settles the diff by.
+    defect: 'ignores-suppress',
+    check: 'diffs.close-suppress',
+    act: (_companion, _diff, session) => session.approveInTerminal(),
+    endsWith: { gemini: 'Request cancelled.' },
+    prove(screen, file, cli) {
+      if (cli === 'gemini') {
+        assert.match(screen, /WriteFile +notes\.txt → Rejected/, 'approved, then rejected');
+        assert.equal(existsSync(file), false, 'nothing written');
+      } else {
+        assert.equal(readFileSync(file, 'utf8'), PROPOSAL, 'Qwen Code goes on');
+      }
     },
   },
 ];
@@ -384,8 +394,9 @@ for (const entry of WHOLE_CLI_CASES) {
         await session.waitForScreen(inputPattern);
         await session.submit(editPrompt(edit));
         const diff = await waitFor('the diff', () => companion.newestDiff(), 120_000);
-        assert.equal(await companion.accept(diff, entry.accepted), true);
-        const screen = await session.waitForScreen((s) => s.includes(finalText), 120_000);
+        await entry.act(companion, diff, session);
+        const end = entry.endsWith?.[cli] ?? finalText;
+        const screen = await session.waitForScreen((s) => s.includes(end), 120_000);
         entry.prove(screen, file, cli);
       });
     });

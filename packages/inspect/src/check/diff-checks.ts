@@ -68,7 +68,7 @@ export const DIFF_RULES = {
     title: 'closeDiff with suppressNotification sends nothing',
     severity: 'breaks',
     effect:
-      'When the user answers in the terminal, the client sends closeDiff with suppressNotification and then settles the diff itself; an ide/diffRejected that arrives before the reply settles it first, as rejected: the CLI cancels the edit the user has just approved in the terminal.',
+      'When the user answers in the terminal, the CLI sends closeDiff with suppressNotification, then settles the diff itself. A notification that reaches it before the reply settles the diff first: Gemini CLI then cancels the edit the user has just approved in its terminal ("Request cancelled."); Qwen Code goes on with the answer given in its terminal.',
     fix: 'After closeDiff with `suppressNotification: true`, send no notification for that diff.',
   },
   emptyAccept: {
