@@ -19,7 +19,7 @@ after(() => sandbox.remove());
 test(
   'vsce packages the extension without a warning, with its license, icon and README',
   {
-    skip: existsSync(BUNDLE) ? false : `${BUNDLE} is not built (npm run build -w tandem-companion)`,
+    skip: missing([], existsSync(BUNDLE) ? [] : [`${BUNDLE} is not built (npm run build)`]),
   },
   () => {
     const out = path.join(sandbox.root, 'tandem-companion.vsix');
