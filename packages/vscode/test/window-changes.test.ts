@@ -118,10 +118,14 @@ describe('folders and settings changed while Tandem runs', { skip, timeout: 900_
     await vscode.waitForDiscovery();
     const gemini = await clientIn('gemini');
     assert.equal((await gemini.connect()).status, 'connected');
+    const connectedQwen = await clientIn('qwen');
+    assert.equal((await connectedQwen.connect()).status, 'connected');
     const lock = (await qwenLock())!;
 
     await vscode.changeSetting('tandem.qwenCode.serve', false);
     await waitUntil('the Qwen lock to go', () => !existsSync(lock));
+    await connectedQwen.waitForStatus('disconnected');
+    await connectedQwen.kill();
     await waitFor('Gemini CLI still served, by the restarted engine', geminiFile);
     const qwen = await clientIn('qwen');
     assert.notEqual((await qwen.connect()).status, 'connected');
