@@ -3,7 +3,7 @@
 # and Debian unstable (sid), from the Debian archive apt already uses. Their editors need a
 # newer C library than this machine's, so they run chrooted (packages/testkit/src/editors/).
 # Built once and kept: a root already built with the same packages is left as it is, and one
-# built with fewer gets the others from its own apt, in place (tests running in it go on).
+# built with fewer gets the others from its own apt, in place.
 #
 #   scripts/editor-roots.sh [--rebuild] [trixie|sid ...]     (default: both; needs root)
 #
@@ -12,9 +12,13 @@
 # would otherwise walk thousands of files of each root.
 set -euo pipefail
 
-# git: package-vc clones with it (test/emacs/install.test.ts); elpa-eat: the terminal
-# tandem-run-gemini prefers (test/emacs/cli-e2e.test.ts).
-packages=neovim,vim-nox,emacs-nox,nodejs,procps,git,elpa-eat
+# debootstrap lays the base; apt, in the root, adds the rest: it picks among alternatives
+# ("a | b"), where debootstrap takes the first (elpa-eat's elpa-compat, which trixie's Emacs
+# refuses). git: package-vc clones with it (test/emacs/install.test.ts); elpa-eat: the terminal
+# tandem-run-gemini prefers (test/emacs/install-eat.test.ts).
+base=neovim,vim-nox,emacs-nox,nodejs,procps
+packages="${base//,/ } git elpa-eat"
+in_root=$(dirname "$0")/../packages/testkit/src/editors/in-root.sh
 roots=${TANDEM_EDITOR_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/tandem/editor-roots}
 
 rebuild=false
@@ -52,31 +56,33 @@ for suite in "${suites[@]}"; do
     continue
   fi
   started=$SECONDS
-  if ! $rebuild && [ -f "$root/.tandem-root" ]; then
-    in_root=$(dirname "$0")/../packages/testkit/src/editors/in-root.sh
-    # A mirror that keeps a snapshot may serve a Release past its Valid-Until date.
-    {
-      "$in_root" "$root" apt-get update -qq -o Acquire::Check-Valid-Until=false &&
-        "$in_root" "$root" env DEBIAN_FRONTEND=noninteractive \
-          apt-get install -y -qq --no-install-recommends ${packages//,/ }
-    } >>"$roots/$suite.log" 2>&1 || {
+  if $rebuild || [ ! -f "$root/.tandem-root" ]; then
+    target=$root.partial
+    rm -rf "$target"
+    debootstrap --variant=minbase --include="$base" "$suite" "$target" "$mirror" \
+      >"$roots/$suite.log" 2>&1 || {
       tail -n 20 "$roots/$suite.log" >&2
       exit 1
     }
-    echo "$stamp" >"$root/.tandem-root"
-    echo "$root: packages added in $((SECONDS - started)) s"
-    continue
+    # Loopback names for programs in the root (the clients connect to 127.0.0.1 or localhost).
+    cp /etc/hosts "$target/etc/hosts"
+  else
+    # A root built with fewer packages gets the others in place: tests running in it go on.
+    target=$root
   fi
-  rm -rf "$root.partial"
-  debootstrap --variant=minbase --include="$packages" "$suite" "$root.partial" "$mirror" \
-    >"$roots/$suite.log" 2>&1 || {
+  # A mirror that keeps a snapshot may serve a Release past its Valid-Until date.
+  {
+    "$in_root" "$target" apt-get update -qq -o Acquire::Check-Valid-Until=false &&
+      "$in_root" "$target" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends $packages
+  } >>"$roots/$suite.log" 2>&1 || {
     tail -n 20 "$roots/$suite.log" >&2
     exit 1
   }
-  # Loopback names for programs in the root (the clients connect to 127.0.0.1 or localhost).
-  cp /etc/hosts "$root.partial/etc/hosts"
-  echo "$stamp" >"$root.partial/.tandem-root"
-  rm -rf "$root"
-  mv "$root.partial" "$root"
-  echo "$root: built in $((SECONDS - started)) s from $mirror"
+  echo "$stamp" >"$target/.tandem-root"
+  if [ "$target" != "$root" ]; then
+    rm -rf "$root"
+    mv "$target" "$root"
+  fi
+  echo "$root: ready in $((SECONDS - started)) s (from $mirror)"
 done
