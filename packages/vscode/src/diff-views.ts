@@ -1,6 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffAnswer, DiffClosing, DiffRequest, EditorPort, Logger } from '@tandem/core';
+import type {
+  DiffAnswer,
+  DiffClosing,
+  DiffOutcomeNotice,
+  DiffRequest,
+  EditorPort,
+  Logger,
+} from '@tandem/core';
 
 /** The proposed side: an in-memory file the user edits; saving it accepts the proposal. */
 export const PROPOSAL_SCHEME = 'tandem-proposal';
@@ -33,7 +40,7 @@ const decoder = new TextDecoder();
  */
 export class DiffViews
   implements
-    Pick<EditorPort, 'showDiff' | 'closeDiff'>,
+    Pick<EditorPort, 'showDiff' | 'closeDiff' | 'diffOutcome'>,
     vscode.FileSystemProvider,
     vscode.TextDocumentContentProvider,
     vscode.Disposable
@@ -118,6 +125,13 @@ export class DiffViews
     }
     void vscode.window.showWarningMessage(edited ? closing.editedMessage : closing.message);
     return content;
+  }
+
+  /** What the CLI did after the user answered in its terminal, found out by the engine on disk. */
+  diffOutcome(_id: string, outcome: DiffOutcomeNotice): void {
+    this.log.info(outcome.message);
+    if (outcome.kind === 'changed') void vscode.window.showWarningMessage(outcome.message);
+    else void vscode.window.showInformationMessage(outcome.message);
   }
 
   // The user's answers.

@@ -125,6 +125,7 @@ export class WindowCompanion implements vscode.Disposable {
       frontend: {
         showDiff: (diff) => this.diffs.showDiff(diff),
         closeDiff: (id, closing) => this.diffs.closeDiff(id, closing),
+        diffOutcome: (id, outcome) => this.diffs.diffOutcome(id, outcome),
         clientsChanged: (clients) => this.clientsChanged(clients),
         warningsChanged: (warnings) => this.notices.show(warnings),
       },

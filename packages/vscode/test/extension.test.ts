@@ -182,6 +182,40 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     void diff.result.catch(() => undefined);
   });
 
+  test('answered in the CLI’s terminal: VS Code then says whether the file was written', async () => {
+    const client = await connected('gemini');
+    const file = path.join(sandbox.workspace, 'answered.txt');
+    await writeFile(file, 'as it was\n');
+    const notice = (text: string) =>
+      vscode.page.locator('.notification-toast', { hasText: text }).waitFor({ timeout: 60_000 });
+
+    const approved = client.openDiff(file, 'from the CLI\n');
+    await approved.opened;
+    await vscode.waitForDiff('answered.txt');
+    await vscode.typeInProposal('and the user');
+    await vscode.extensionHostCaughtUp();
+    await client.resolveDiffFromCli(file, 'accepted');
+    const { status, content } = await approved.result;
+    assert.equal(status, 'accepted');
+    assert.equal(content, 'from the CLI\nand the user');
+    // What the whole Gemini CLI does next after an approval in its terminal.
+    await writeFile(file, content);
+    await notice('Gemini CLI wrote answered.txt with your edits (approved in its terminal).');
+    await vscode.dismissNotifications();
+
+    const cancelled = client.openDiff(file, 'another proposal\n');
+    await cancelled.opened;
+    await vscode.waitForDiff('answered.txt');
+    await client.resolveDiffFromCli(file, 'rejected');
+    assert.equal((await cancelled.result).status, 'rejected');
+    await notice(
+      "answered.txt was not changed: the proposal was cancelled in Gemini CLI's terminal.",
+    );
+    await vscode.dismissNotifications();
+    assert.equal(await readFile(file, 'utf8'), content);
+    await client.kill();
+  });
+
   test('two CLIs at once: each diff gets its own answer', async () => {
     const gemini = await connected('gemini');
     const qwen = await connected('qwen');
