@@ -29,7 +29,8 @@
     path))
 
 (defun tandem-context-test--track ()
-  "Attach a tracker that records; return (TRACKER . LOG) with LOG a cons of messages."
+  "Attach a recording tracker; return (TRACKER . LOG).
+LOG is a cons whose car holds the messages sent."
   (let* ((log (list nil))
          (tracker (tandem-context-attach (lambda (messages) (setcar log (append (reverse messages) (car log))))
                                         0.01)))
