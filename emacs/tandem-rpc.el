@@ -165,17 +165,35 @@ The other side then reads the events of one editor action together."
   "Return non-nil if the process of RPC is alive."
   (process-live-p (tandem-rpc-process rpc)))
 
+(defun tandem-rpc-end (rpc done timeout)
+  "End RPC's process: wait until DONE returns non-nil or it ends; delete it.
+Waits TIMEOUT seconds at most.
+
+Emacs runs `kill-emacs-hook' inside its handler of SIGTERM and SIGHUP,
+where SIGCHLD is blocked: a process that has exited there still looks
+alive, and `accept-process-output' spins on its closed pipe without
+ever returning.  Timers do run inside that wait, so one deletes the
+process at the deadline, which ends it."
+  (let* ((process (tandem-rpc-process rpc))
+         (deadline (+ (float-time) timeout))
+         (timer (run-at-time timeout nil #'tandem-rpc--delete process)))
+    (unwind-protect
+        (while (and (not (funcall done)) (process-live-p process) (< (float-time) deadline))
+          (accept-process-output process 0.05))
+      (cancel-timer timer))
+    (tandem-rpc--delete process)))
+
+(defun tandem-rpc--delete (process)
+  "Delete PROCESS if it still runs."
+  (when (process-live-p process)
+    (delete-process process)))
+
 (defun tandem-rpc-close (rpc timeout)
   "Close the input of RPC's process and wait up to TIMEOUT seconds for it to end.
-A process still running then is killed."
-  (let ((process (tandem-rpc-process rpc))
-        (deadline (+ (float-time) timeout)))
-    (when (process-live-p process)
-      (ignore-errors (process-send-eof process))
-      (while (and (process-live-p process) (< (float-time) deadline))
-        (accept-process-output process 0.05))
-      (when (process-live-p process)
-        (delete-process process)))))
+A process still running then is deleted."
+  (when (tandem-rpc-live-p rpc)
+    (ignore-errors (process-send-eof (tandem-rpc-process rpc)))
+    (tandem-rpc-end rpc #'ignore timeout)))
 
 (defun tandem-rpc--sentinel (rpc process)
   "Report the end of PROCESS, the process of RPC, once."

@@ -312,12 +312,10 @@ Waits `tandem-shutdown-timeout' seconds at most."
         (failed (eq (tandem-session-state session) 'failed)))
     (setf (tandem-session-state session) 'stopped)
     (when (and rpc (tandem-rpc-live-p rpc))
-      (let ((deadline (+ (float-time) tandem-shutdown-timeout))
-            (replied nil))
+      (let ((replied nil))
         (tandem-rpc-request rpc "shutdown" nil (lambda (&rest _) (setq replied t)))
-        (while (and (not replied) (tandem-rpc-live-p rpc) (< (float-time) deadline))
-          (accept-process-output (tandem-rpc-process rpc) 0.05))
-        (tandem-rpc-close rpc (max 0 (- deadline (float-time))))))
+        ;; Having replied, the sidecar has cleaned up: it need not be waited for.
+        (tandem-rpc-end rpc (lambda () replied) tandem-shutdown-timeout)))
     (tandem--exited session 0)
     (unless failed
       (tandem--log session "stopped"))))
