@@ -166,8 +166,8 @@ The other side then reads the events of one editor action together."
   (process-live-p (tandem-rpc-process rpc)))
 
 (defun tandem-rpc-end (rpc done timeout)
-  "End RPC's process: wait until DONE returns non-nil or it ends; delete it.
-Waits TIMEOUT seconds at most.
+  "Wait for RPC's process to end, or for DONE to return non-nil; then delete it.
+Wait TIMEOUT seconds at most.
 
 Emacs runs `kill-emacs-hook' inside its handler of SIGTERM and SIGHUP,
 where SIGCHLD is blocked: a process that has exited there still looks
@@ -184,7 +184,7 @@ process at the deadline, which ends it."
     (tandem-rpc--delete process)))
 
 (defun tandem-rpc--delete (process)
-  "Delete PROCESS if it still runs."
+  "Delete PROCESS if it is still alive."
   (when (process-live-p process)
     (delete-process process)))
 

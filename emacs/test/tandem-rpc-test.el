@@ -77,6 +77,16 @@
       (should (equal exits '(3)))
       (should (equal (alist-get 'code reply) -32099)))))
 
+(ert-deftest tandem-rpc-end ()
+  "A process that outlives the wait, or whose wait is done, is deleted."
+  (let ((exits '()))
+    (dolist (case '((("sleep" "60") . ignore) (("cat") . always)))
+      (let ((rpc (tandem-rpc-start "tandem-end" (car case)
+                                   :exit (lambda (status) (push status exits)))))
+        (tandem-rpc-end rpc (cdr case) 0.2)
+        (should-not (tandem-rpc-live-p rpc))))
+    (should (tandem-rpc-test--wait (lambda () (= (length exits) 2))))))
+
 (ert-deftest tandem-rpc-stderr-lines ()
   "What the process writes to stderr arrives line by line."
   (let ((lines '()))

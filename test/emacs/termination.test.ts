@@ -1,8 +1,8 @@
 /**
- * SIGTERM to Emacs with `tandem-mode` on, again and again: Emacs runs `kill-emacs-hook` inside
- * its signal handler, where it cannot see the sidecar exit, and once spun there for ever. Each
- * round asserts that Emacs ends, that no discovery file is left and that an open diff is
- * rejected. Bounds are generous: this tests for a hang, not for speed.
+ * SIGTERM and SIGHUP to Emacs with `tandem-mode` on, again and again: Emacs runs
+ * `kill-emacs-hook` inside its signal handler, where it cannot see the sidecar exit, and once
+ * spun there for ever. Each round asserts that Emacs ends, that no discovery file is left and
+ * that an open diff is rejected. Bounds are generous: this tests for a hang, not for speed.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -38,11 +38,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Sends SIGTERM to Emacs `pid` and waits until it is gone; a hung Emacs is killed, then fails. */
-async function terminate(pid: number, round: number): Promise<void> {
-  process.kill(pid, 'SIGTERM');
+/** Sends `signal` to Emacs `pid` and waits until it is gone; a hung Emacs is killed, then fails. */
+async function terminate(pid: number, signal: NodeJS.Signals, round: number): Promise<void> {
+  process.kill(pid, signal);
   try {
-    await waitUntil(`Emacs to end after SIGTERM (round ${round})`, () => !alive(pid), 10_000);
+    await waitUntil(`Emacs to end after ${signal} (round ${round})`, () => !alive(pid), 10_000);
   } finally {
     if (alive(pid)) process.kill(pid, 'SIGKILL');
   }
@@ -75,7 +75,7 @@ test(
         const { gemini, result } = await connectClient(sandbox, withDiff);
         try {
           if (withDiff) await emacs.waitForDiffs(1);
-          await terminate(pid, round);
+          await terminate(pid, 'SIGTERM', round);
           assert.deepEqual(discoveryFiles(sandbox), [], `discovery files left (round ${round})`);
           if (result) assert.equal((await result).status, 'rejected');
         } finally {
@@ -90,7 +90,7 @@ test(
 );
 
 test(
-  `batch Emacs ends on SIGTERM, ${ROUNDS} times, with a client connected`,
+  `batch Emacs ends on SIGTERM and SIGHUP, ${ROUNDS} times, with a client connected`,
   {
     skip: skipReason({ sidecar: true }),
   },
@@ -116,7 +116,7 @@ test(
         await waitUntil('the discovery files', () => discoveryFiles(sandbox).length > 0);
         const { gemini } = await connectClient(sandbox, false);
         try {
-          await terminate(pid, round);
+          await terminate(pid, round % 2 ? 'SIGTERM' : 'SIGHUP', round);
           assert.deepEqual(discoveryFiles(sandbox), [], `discovery files left (round ${round})`);
         } finally {
           await gemini.kill();
