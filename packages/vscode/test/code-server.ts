@@ -79,6 +79,8 @@ export class CodeServer {
     private readonly browser: BrowserContext,
     readonly page: Page,
     private readonly output: string[],
+    /** The multi-root window's `.code-workspace` file. */
+    private readonly workspaceFile: string | undefined,
   ) {}
 
   static async start(sandbox: Sandbox, options: CodeServerOptions = {}): Promise<CodeServer> {
@@ -148,7 +150,15 @@ export class CodeServer {
     }
     const browser = await launchChromium(path.join(dir, 'chromium-profile'));
     const page = browser.pages()[0] ?? (await browser.newPage());
-    const codeServer = new CodeServer(sandbox, server, url, browser, page, output);
+    const codeServer = new CodeServer(
+      sandbox,
+      server,
+      url,
+      browser,
+      page,
+      output,
+      folders.length > 1 ? target : undefined,
+    );
     try {
       await codeServer.open();
     } catch (error) {
@@ -222,16 +232,18 @@ export class CodeServer {
     await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
-  /** Adds `folder` with Workspaces: Add Folder to Workspace… and its file dialog. */
+  /**
+   * Adds `folder` to the window's workspace the way a user edits the workspace file (VS Code
+   * reloads the folders from it). Workspaces: Add Folder to Workspace… would do the same, but
+   * its file dialog takes a click as "open the selected folder" or "add this one" depending on
+   * how far it has read the typed path, which made the test flaky on a busy machine.
+   */
   async addFolderToWorkspace(folder: string): Promise<void> {
-    const { page } = this;
-    await this.pickCommand('Workspaces: Add Folder to Workspace...');
-    // The command's own file dialog replaces the palette in the same widget.
-    const input = page.locator('.quick-input-widget input');
-    await page.locator('.quick-input-widget .quick-input-title').waitFor({ state: 'visible' });
-    await input.fill(`${folder}/`);
-    await page.locator('.quick-input-widget .monaco-button', { hasText: 'Add' }).first().click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    const file = this.workspaceFile;
+    if (!file) throw new Error('the window has one folder, not a workspace file');
+    const workspace = JSON.parse(await readFile(file, 'utf8')) as { folders: { path: string }[] };
+    workspace.folders.push({ path: folder });
+    await writeFile(file, JSON.stringify(workspace));
   }
 
   /** The discovery files of the sandbox: Gemini files and Qwen locks. */
