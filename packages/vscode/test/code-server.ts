@@ -66,6 +66,8 @@ export interface CodeServerOptions {
   extensions?: string[];
   /** Workspace trust on: the window opens in Restricted Mode until the user trusts it. */
   workspaceTrust?: boolean;
+  /** More user settings, beside the quiet ones every test has. */
+  settings?: Record<string, unknown>;
 }
 
 /** One code-server with the extension, and a browser page showing its window. */
@@ -92,6 +94,7 @@ export class CodeServer {
     const settings = {
       ...USER_SETTINGS,
       'security.workspace.trust.enabled': options.workspaceTrust === true,
+      ...options.settings,
     };
     await writeFile(path.join(userData, 'User', 'settings.json'), JSON.stringify(settings));
     await writeFile(config, 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n');
@@ -298,9 +301,9 @@ export class CodeServer {
     await input.waitFor({ state: 'visible' });
     await input.fill(relativePath);
     const name = path.basename(relativePath);
+    // Enter opens the highlighted row: until the typed name is matched, that is the last file.
     await page
-      .locator('.quick-input-list .monaco-list-row', { hasText: name })
-      .first()
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
       .waitFor({ state: 'visible', timeout: 30_000 });
     await input.press('Enter');
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
