@@ -14,6 +14,7 @@ export { installed, missing, needsProgram } from './needs.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export { chromiumMissing, launchChromium } from './chromium.js';
+export { pngSize } from './png.js';
 export { evaluate, needShell, type ShellProgram } from './shells.js';
 export {
   defaultEditor,
