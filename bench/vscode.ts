@@ -9,8 +9,13 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
-import { CodeServer, skipReason } from '../packages/vscode/test/code-server.js';
+import {
+  CodeServer,
+  codeServerSkipReason,
+  realClientIn,
+  Sandbox,
+  type RealClient,
+} from '@tandem/testkit';
 
 const ROUNDS = Number(process.argv[2] ?? 30);
 const WARM_UP = 3;
@@ -142,7 +147,7 @@ async function logFiles(dir: string): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const skip = skipReason();
+  const skip = codeServerSkipReason();
   if (skip) throw new Error(skip);
   const sandbox = new Sandbox('tandem-bench-vscode-');
   const notes = path.join(sandbox.workspace, 'notes.txt');

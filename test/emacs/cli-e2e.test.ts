@@ -11,22 +11,20 @@ import { test, type TestContext } from 'node:test';
 import {
   defaultEditor,
   editPrompt,
+  EmacsSession,
+  emacsSkipReason,
   finalText,
   inputPattern,
-  startCliSession,
-  type CliName,
-  type CliSession,
-} from '@tandem/testkit';
-import {
-  EmacsSession,
   lispString,
   prepareEmacs,
   Sandbox,
-  skipReason,
+  startCliSession,
   waitFor,
-} from './emacs-session.js';
+  type CliName,
+  type CliSession,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true, tmux: true });
+const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 const original = 'first line\nsecond line\n';
 const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n';

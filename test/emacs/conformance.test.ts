@@ -3,12 +3,15 @@
  * real keys, judged by the real Gemini CLI and Qwen Code clients.
  */
 import {
+  EmacsSession,
+  emacsSkipReason,
+  lispString,
   runAdapterConformance,
+  Sandbox,
   type AdapterDriver,
   type EditorUnderTest,
   type Position,
 } from '@tandem/testkit';
-import { EmacsSession, lispString, Sandbox, skipReason } from './emacs-session.js';
 
 /** Keys that give the next command a numeric argument: `C-u 12`. */
 function count(n: number): string[] {
@@ -99,7 +102,7 @@ class EmacsUnderTest implements EditorUnderTest {
 
 const driver: AdapterDriver = {
   name: 'Emacs',
-  skip: skipReason({ sidecar: true, tmux: true }),
+  skip: emacsSkipReason({ sidecar: true, tmux: true }),
   gestures: { accept: ['C-c C-c'], reject: ['C-c C-k', 'C-x k', 'C-x 0'] },
   async start(sandbox: Sandbox) {
     return new EmacsUnderTest(await EmacsSession.start(sandbox, { tandem: true }));

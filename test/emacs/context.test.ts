@@ -7,10 +7,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { realClientIn, type IdeContext, type RealClient } from '@tandem/testkit';
-import { EmacsSession, Sandbox, skipReason } from './emacs-session.js';
+import {
+  EmacsSession,
+  emacsSkipReason,
+  realClientIn,
+  Sandbox,
+  type IdeContext,
+  type RealClient,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true, tmux: true });
+const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 function active(context: IdeContext | undefined) {
   return context?.workspaceState?.openFiles?.find((file) => file.isActive);

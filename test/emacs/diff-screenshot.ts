@@ -8,9 +8,8 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { launchChromium, realClientIn } from '@tandem/testkit';
+import { EmacsSession, launchChromium, realClientIn, Sandbox } from '@tandem/testkit';
 import { ansiToHtml } from '../neovim/ansi-to-html.js';
-import { EmacsSession, Sandbox } from './emacs-session.js';
 
 const run = promisify(execFile);
 

@@ -7,10 +7,17 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { realClientIn, waitFor, type RealClient } from '@tandem/testkit';
-import { EmacsSession, Sandbox, skipReason, type DiffView } from './emacs-session.js';
+import {
+  EmacsSession,
+  emacsSkipReason,
+  realClientIn,
+  Sandbox,
+  waitFor,
+  type EmacsDiffView,
+  type RealClient,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true, tmux: true });
+const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 describe('diff views in Emacs', { skip }, () => {
   const scene = {} as { sandbox: Sandbox; emacs: EmacsSession; gemini: RealClient };
@@ -40,7 +47,7 @@ describe('diff views in Emacs', { skip }, () => {
     const diff = client.openDiff(filePath, proposal);
     await diff.opened;
     const view = await waitFor('the view in Emacs', async () =>
-      (await scene.emacs.views()).find((v: DiffView) => v.path === filePath),
+      (await scene.emacs.views()).find((v: EmacsDiffView) => v.path === filePath),
     );
     return { filePath, diff, view };
   }

@@ -8,25 +8,23 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
-  EDITORS,
   editorRoots,
+  EDITORS,
   editPrompt,
+  EmacsSession,
+  emacsSkipReason,
+  emacsVersion,
   finalText,
   inputPattern,
-  missing,
-  startCliSession,
-} from '@tandem/testkit';
-import {
-  emacsVersion,
-  EmacsSession,
   lispString,
+  missing,
   prepareEmacs,
   Sandbox,
-  skipReason,
+  startCliSession,
   waitFor,
-} from './emacs-session.js';
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true, tmux: true });
+const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 /** Where Debian puts eat, inside the root of the Emacs under test. */
 const ELPA = '/usr/share/emacs/site-lisp/elpa';

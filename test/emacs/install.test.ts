@@ -22,21 +22,23 @@ import {
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { test, type TestContext } from 'node:test';
-import { missing, realClientIn, TANDEM } from '@tandem/testkit';
 import {
+  EMACS_PACKAGE_DIR,
   emacsCommand,
+  emacsSkipReason,
   emacsVersion,
   lispString,
-  PACKAGE_DIR,
-  ROOT,
+  missing,
+  realClientIn,
+  REPO_ROOT,
   Sandbox,
-  skipReason,
+  TANDEM,
   waitFor,
-} from './emacs-session.js';
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true }) || missing(['git']);
+const skip = emacsSkipReason({ sidecar: true }) || missing(['git']);
 const major = skip ? 0 : Number(emacsVersion().version.split('.')[0]);
-const README = readFileSync(path.join(PACKAGE_DIR, 'README.md'), 'utf8');
+const README = readFileSync(path.join(EMACS_PACKAGE_DIR, 'README.md'), 'utf8');
 
 /** The commands a user calls before anything of Tandem is loaded. */
 const COMMANDS = [
@@ -85,11 +87,11 @@ function prepare(t: TestContext): Setup {
   const sandbox = new Sandbox();
   t.after(() => sandbox.remove());
   const clone = path.join(sandbox.home, 'tandem');
-  cpSync(PACKAGE_DIR, path.join(clone, 'emacs'), {
+  cpSync(EMACS_PACKAGE_DIR, path.join(clone, 'emacs'), {
     recursive: true,
     filter: (source) => !/\.elc$|-(autoloads|pkg)\.el$/.test(source),
   });
-  cpSync(path.join(ROOT, '.gitignore'), path.join(clone, '.gitignore'));
+  cpSync(path.join(REPO_ROOT, '.gitignore'), path.join(clone, '.gitignore'));
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=Tandem', '-c', 'user.email=tandem@localhost', ...args], {
       cwd: clone,
@@ -147,7 +149,7 @@ function install({ sandbox }: Setup, ...forms: string[]): string {
  */
 function assertCompiled(output: string, lispDir: string): void {
   const sections = output.split(/^(?=Compiling )/m);
-  for (const name of readdirSync(PACKAGE_DIR).filter((file) => file.endsWith('.el'))) {
+  for (const name of readdirSync(EMACS_PACKAGE_DIR).filter((file) => file.endsWith('.el'))) {
     const section = sections.find((text) =>
       text.startsWith(`Compiling ${path.join(lispDir, name)}...`),
     );

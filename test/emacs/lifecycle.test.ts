@@ -8,10 +8,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { realClientIn, waitFor } from '@tandem/testkit';
-import { EmacsSession, lispString, Sandbox, skipReason } from './emacs-session.js';
+import {
+  EmacsSession,
+  emacsSkipReason,
+  lispString,
+  realClientIn,
+  Sandbox,
+  waitFor,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true, tmux: true });
+const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 /** The discovery files in the sandbox: Gemini's and the Qwen locks. */
 function discoveryFiles(sandbox: Sandbox): string[] {

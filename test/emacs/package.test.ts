@@ -9,14 +9,20 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { emacsArgs, emacsCommand, lispString, PACKAGE_DIR, skipReason } from './emacs-session.js';
+import {
+  EMACS_PACKAGE_DIR,
+  emacsArgs,
+  emacsCommand,
+  emacsSkipReason,
+  lispString,
+} from '@tandem/testkit';
 
-const skip = skipReason();
+const skip = emacsSkipReason();
 
-const SOURCES = readdirSync(PACKAGE_DIR)
+const SOURCES = readdirSync(EMACS_PACKAGE_DIR)
   .filter((name) => name.endsWith('.el'))
-  .map((name) => path.join(PACKAGE_DIR, name));
-const TEST_DIR = path.join(PACKAGE_DIR, 'test');
+  .map((name) => path.join(EMACS_PACKAGE_DIR, name));
+const TEST_DIR = path.join(EMACS_PACKAGE_DIR, 'test');
 const SUITES = existsSync(TEST_DIR)
   ? readdirSync(TEST_DIR).filter((name) => name.endsWith('-test.el'))
   : [];
@@ -104,7 +110,7 @@ test('package-lint accepts the headers and the code', { skip }, (t) => {
       '-L',
       dir,
       '--eval',
-      `(progn (require 'package-lint) (setq package-lint-main-file ${lispString(path.join(PACKAGE_DIR, 'tandem.el'))}))`,
+      `(progn (require 'package-lint) (setq package-lint-main-file ${lispString(path.join(EMACS_PACKAGE_DIR, 'tandem.el'))}))`,
       '-f',
       'package-lint-batch-and-exit',
       ...SOURCES,

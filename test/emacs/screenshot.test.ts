@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { chromiumMissing, pngSize } from '@tandem/testkit';
+import { chromiumMissing, emacsSkipReason as skipReason, pngSize, Sandbox } from '@tandem/testkit';
 import { renderDiffScreenshot } from './diff-screenshot.js';
-import { Sandbox, skipReason } from './emacs-session.js';
 
 const skip = skipReason({ sidecar: true, tmux: true }) || chromiumMissing() || false;
 

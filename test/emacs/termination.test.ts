@@ -9,15 +9,17 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { realClientIn, waitUntil, type RealClient } from '@tandem/testkit';
 import {
-  EmacsSession,
   emacsArgs,
   emacsCommand,
+  EmacsSession,
+  emacsSkipReason,
   lispString,
+  realClientIn,
   Sandbox,
-  skipReason,
-} from './emacs-session.js';
+  waitUntil,
+  type RealClient,
+} from '@tandem/testkit';
 
 const ROUNDS = 10;
 
@@ -63,7 +65,7 @@ async function connectClient(sandbox: Sandbox, diff: boolean) {
 test(
   `emacs -nw ends on SIGTERM, ${ROUNDS} times, with a client and every other time a diff open`,
   {
-    skip: skipReason({ sidecar: true, tmux: true }),
+    skip: emacsSkipReason({ sidecar: true, tmux: true }),
   },
   async () => {
     for (let round = 1; round <= ROUNDS; round++) {
@@ -92,7 +94,7 @@ test(
 test(
   `batch Emacs ends on SIGTERM and SIGHUP, ${ROUNDS} times, with a client connected`,
   {
-    skip: skipReason({ sidecar: true }),
+    skip: emacsSkipReason({ sidecar: true }),
   },
   async () => {
     for (let round = 1; round <= ROUNDS; round++) {

@@ -15,22 +15,20 @@ import {
   editPrompt,
   finalText,
   inputPattern,
+  neovimArgs,
+  NeovimSession,
+  neovimSkipReason,
+  Sandbox,
   startCliSession,
+  waitFor,
   type CliCommand,
   type CliName,
   type CliSession,
   type EditorVersion,
+  type NeovimStatus,
 } from '@tandem/testkit';
-import {
-  NeovimSession,
-  neovimArgs,
-  Sandbox,
-  skipReason,
-  waitFor,
-  type TandemStatus,
-} from './neovim-session.js';
 
-const skip = skipReason({ sidecar: true, tmux: true, statedVersions: true });
+const skip = neovimSkipReason({ sidecar: true, tmux: true, statedVersions: true });
 // The oldest Neovim and the newest: every test below runs on each, with each CLI.
 const runs = editorVersions('nvim', ['0.7', 'newest']).flatMap((nvim) =>
   (['gemini', 'qwen'] as const).map((cli) => ({ nvim, cli })),
@@ -123,8 +121,8 @@ async function startScenario(
   return { session, nvim, file };
 }
 
-function status(nvim: NeovimClient): Promise<TandemStatus> {
-  return nvim.lua(`return require('tandem').status()`) as unknown as Promise<TandemStatus>;
+function status(nvim: NeovimClient): Promise<NeovimStatus> {
+  return nvim.lua(`return require('tandem').status()`) as unknown as Promise<NeovimStatus>;
 }
 
 /** Waits until the CLI's diff is open in Neovim, shown on the screen. */

@@ -2,8 +2,14 @@
  * The adapter conformance suite of @tandem/testkit, run against real Neovim with the plugin:
  * the driver types keys and commands as a user would, and reads the windows Neovim shows.
  */
-import { runAdapterConformance, type EditorUnderTest, type Position } from '@tandem/testkit';
-import { NeovimSession, Sandbox, skipReason } from './neovim-session.js';
+import {
+  NeovimSession,
+  neovimSkipReason,
+  runAdapterConformance,
+  Sandbox,
+  type EditorUnderTest,
+  type Position,
+} from '@tandem/testkit';
 
 /** The keys of each named gesture; `<leader>` is Neovim's default, a backslash. */
 const ACCEPT: Record<string, string> = {
@@ -113,7 +119,7 @@ class NeovimEditor implements EditorUnderTest {
 
 runAdapterConformance({
   name: 'Neovim',
-  skip: skipReason({ sidecar: true }),
+  skip: neovimSkipReason({ sidecar: true }),
   gestures: { accept: Object.keys(ACCEPT), reject: Object.keys(REJECT) },
   async start(sandbox: Sandbox) {
     return new NeovimEditor(await NeovimSession.start(sandbox, { tandem: '{}' }));

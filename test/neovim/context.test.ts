@@ -9,15 +9,18 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  NeovimSession,
+  neovimSkipReason,
+  Sandbox,
   startRealClient,
+  waitFor,
   type ClientKind,
   type IdeContext,
   type IdeFile,
   type RealClient,
 } from '@tandem/testkit';
-import { NeovimSession, Sandbox, skipReason, waitFor } from './neovim-session.js';
 
-const skip = skipReason({ sidecar: true });
+const skip = neovimSkipReason({ sidecar: true });
 
 function active(context: IdeContext | undefined): IdeFile | undefined {
   return context?.workspaceState?.openFiles?.find((file) => file.isActive);

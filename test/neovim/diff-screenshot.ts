@@ -7,9 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startRealClient } from '@tandem/testkit';
+import { Sandbox, startRealClient } from '@tandem/testkit';
 import { ansiToHtml } from './ansi-to-html.js';
-import { Sandbox } from './neovim-session.js';
 import { ScreenNeovim } from './screen-neovim.js';
 
 const WIDTH = 140;

@@ -7,10 +7,18 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startRealClient, type ClientKind, type RealClient } from '@tandem/testkit';
-import { NeovimSession, Sandbox, skipReason, waitFor, type TabView } from './neovim-session.js';
+import {
+  NeovimSession,
+  neovimSkipReason,
+  Sandbox,
+  startRealClient,
+  waitFor,
+  type ClientKind,
+  type NeovimTabView,
+  type RealClient,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true });
+const skip = neovimSkipReason({ sidecar: true });
 
 async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
   const client = await startRealClient({
@@ -25,7 +33,7 @@ async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<Real
 }
 
 /** Waits until the current tab is a diff view (two diff windows), and returns it. */
-function diffTab(session: NeovimSession): Promise<TabView> {
+function diffTab(session: NeovimSession): Promise<NeovimTabView> {
   return waitFor('a diff tab', async () => {
     const tab = await session.currentTab();
     return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;

@@ -7,10 +7,19 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { realClientIn, startRealClient, type RealClient } from '@tandem/testkit';
-import { NeovimSession, ROOT, Sandbox, neovimEnv, skipReason, waitFor } from './neovim-session.js';
+import {
+  neovimEnv,
+  NeovimSession,
+  neovimSkipReason,
+  realClientIn,
+  REPO_ROOT,
+  Sandbox,
+  startRealClient,
+  waitFor,
+  type RealClient,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true });
+const skip = neovimSkipReason({ sidecar: true });
 
 /** Waits for a file a terminal job writes, and returns its text. */
 function fileText(file: string): Promise<string> {
@@ -224,7 +233,7 @@ describe('Tandem running in Neovim', { skip }, () => {
   });
 });
 
-describe('Tandem failing to start', { skip: skipReason() }, () => {
+describe('Tandem failing to start', { skip: neovimSkipReason() }, () => {
   let sandbox: Sandbox;
   let session: NeovimSession;
 
@@ -298,8 +307,8 @@ describe('Terminals ending with Neovim', { skip }, () => {
   });
 });
 
-describe('Tandem with a scripted sidecar', { skip: skipReason() }, () => {
-  const script = path.join(ROOT, 'test', 'neovim', 'scripted-sidecar.mjs');
+describe('Tandem with a scripted sidecar', { skip: neovimSkipReason() }, () => {
+  const script = path.join(REPO_ROOT, 'test', 'neovim', 'scripted-sidecar.mjs');
   let sandbox: Sandbox;
   let session: NeovimSession;
   let log: string;

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { NeovimSession, ROOT, Sandbox, skipReason } from './neovim-session.js';
+import { NeovimSession, neovimSkipReason, REPO_ROOT, Sandbox } from '@tandem/testkit';
 
-const skip = skipReason();
+const skip = neovimSkipReason();
 
 describe('the Neovim plugin without a sidecar', { skip }, () => {
   let sandbox: Sandbox;
@@ -27,7 +27,7 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
   test(':helptags accepts doc/tandem.txt, and every link in it leads somewhere', async () => {
     // A copy: :helptags writes a tags file beside the help file.
     const doc = path.join(sandbox.root, 'runtime', 'doc');
-    cpSync(path.join(ROOT, 'doc'), doc, { recursive: true });
+    cpSync(path.join(REPO_ROOT, 'doc'), doc, { recursive: true });
     await session.command(`helptags ${doc}`);
     await session.command(`set rtp^=${path.dirname(doc)}`);
     const tags = readFileSync(path.join(doc, 'tags'), 'utf8');
@@ -44,7 +44,7 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
     await session.command('help tandem');
     assert.match(await session.lua<string>('return vim.fn.expand("%:t")'), /^tandem\.txt$/);
     await session.command('close');
-    const text = readFileSync(path.join(ROOT, 'doc', 'tandem.txt'), 'utf8');
+    const text = readFileSync(path.join(REPO_ROOT, 'doc', 'tandem.txt'), 'utf8');
     const links = [...text.matchAll(/\|([^|\s]+)\|/g)].map((match) => match[1] as string);
     assert.ok(links.length > 10);
     for (const link of new Set(links)) {

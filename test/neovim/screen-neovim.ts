@@ -6,15 +6,17 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { attach, type NeovimClient } from 'neovim';
-import { shellQuote, TmuxPane, type EditorVersion } from '@tandem/testkit';
 import {
   neovimArgs,
   neovimEnv,
   neovimOf,
   Sandbox,
+  shellQuote,
+  TmuxPane,
   waitFor,
-  type TandemStatus,
-} from './neovim-session.js';
+  type EditorVersion,
+  type NeovimStatus as TandemStatus,
+} from '@tandem/testkit';
 
 const run = promisify(execFile);
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };

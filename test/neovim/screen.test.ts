@@ -6,8 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pngSize, startRealClient, type RealClient } from '@tandem/testkit';
-import { Sandbox, skipReason } from './neovim-session.js';
+import {
+  neovimSkipReason as skipReason,
+  pngSize,
+  Sandbox,
+  startRealClient,
+  type RealClient,
+} from '@tandem/testkit';
 import { renderDiffScreenshot } from './diff-screenshot.js';
 import { ScreenNeovim } from './screen-neovim.js';
 

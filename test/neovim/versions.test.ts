@@ -7,10 +7,17 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { forEachVersion, realClientIn, type RealClient } from '@tandem/testkit';
-import { NeovimSession, Sandbox, skipReason, waitFor } from './neovim-session.js';
+import {
+  forEachVersion,
+  NeovimSession,
+  neovimSkipReason,
+  realClientIn,
+  Sandbox,
+  waitFor,
+  type RealClient,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true, statedVersions: true });
+const skip = neovimSkipReason({ sidecar: true, statedVersions: true });
 
 const PROBE = `{ terminal = { clis = { probe = { 'sh', '-c', 'printenv GEMINI_CLI_IDE_SERVER_PORT > port.out' } } } }`;
 

@@ -11,13 +11,17 @@ import {
   editPrompt,
   finalText,
   inputPattern,
+  Sandbox,
   startCliSession,
+  vimArgv,
+  VimSession,
+  vimSkipReason,
+  waitFor,
   type CliName,
   type CliSession,
 } from '@tandem/testkit';
-import { Sandbox, skipReason, vimArgv, VimSession, waitFor } from './vim-session.js';
 
-const skip = skipReason({ sidecar: true });
+const skip = vimSkipReason({ sidecar: true });
 
 const original = 'first line\nsecond line\n';
 const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓\n';

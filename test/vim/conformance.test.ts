@@ -2,8 +2,15 @@
  * The adapter conformance suite of @tandem/testkit, run against real Vim in tmux: the driver
  * types keys and commands as a user would, and reads what Vim shows through the test driver.
  */
-import { runAdapterConformance, type EditorUnderTest, type Position } from '@tandem/testkit';
-import { Sandbox, skipReason, VimSession, waitFor } from './vim-session.js';
+import {
+  runAdapterConformance,
+  Sandbox,
+  VimSession,
+  vimSkipReason,
+  waitFor,
+  type EditorUnderTest,
+  type Position,
+} from '@tandem/testkit';
 
 /** What each named gesture types; `<leader>` is Vim's default, a backslash. */
 const ACCEPT: Record<string, string> = {
@@ -117,7 +124,7 @@ class VimEditor implements EditorUnderTest {
 
 runAdapterConformance({
   name: 'Vim',
-  skip: skipReason({ sidecar: true }),
+  skip: vimSkipReason({ sidecar: true }),
   gestures: { accept: Object.keys(ACCEPT), reject: Object.keys(REJECT) },
   async start(sandbox: Sandbox) {
     const vim = await VimSession.start(sandbox);

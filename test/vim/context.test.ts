@@ -6,10 +6,17 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { realClientIn, type ClientKind, type RealClient } from '@tandem/testkit';
-import { Sandbox, skipReason, VimSession, waitFor } from './vim-session.js';
+import {
+  realClientIn,
+  Sandbox,
+  VimSession,
+  vimSkipReason,
+  waitFor,
+  type ClientKind,
+  type RealClient,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true });
+const skip = vimSkipReason({ sidecar: true });
 
 type OpenFile = {
   path: string;

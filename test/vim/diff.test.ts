@@ -7,10 +7,18 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { realClientIn, type ClientKind, type RealClient } from '@tandem/testkit';
-import { Sandbox, skipReason, VimSession, waitFor, type TabView } from './vim-session.js';
+import {
+  realClientIn,
+  Sandbox,
+  VimSession,
+  vimSkipReason,
+  waitFor,
+  type ClientKind,
+  type RealClient,
+  type VimTabView,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true });
+const skip = vimSkipReason({ sidecar: true });
 
 async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
   const client = await realClientIn(sandbox, kind);
@@ -20,7 +28,7 @@ async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<Real
 }
 
 /** Waits until the current tab is a diff view (two diff windows), and returns it. */
-function diffTab(vim: VimSession): Promise<TabView> {
+function diffTab(vim: VimSession): Promise<VimTabView> {
   return waitFor('a diff tab', async () => {
     const tab = await vim.currentTab();
     return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;

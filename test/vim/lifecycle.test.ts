@@ -7,17 +7,24 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { realClientIn, type RealClient } from '@tandem/testkit';
-import { Sandbox, skipReason, VimSession, waitFor, type TandemStatus } from './vim-session.js';
+import {
+  realClientIn,
+  Sandbox,
+  VimSession,
+  vimSkipReason,
+  waitFor,
+  type RealClient,
+  type VimStatus,
+} from '@tandem/testkit';
 
-const skip = skipReason({ sidecar: true });
+const skip = vimSkipReason({ sidecar: true });
 
 function json(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
 describe('Tandem with Vim', { skip }, () => {
-  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: TandemStatus };
+  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: VimStatus };
   let gemini: RealClient | undefined;
 
   before(async () => {
@@ -103,7 +110,7 @@ async function messages(vim: VimSession, pattern: RegExp): Promise<string[]> {
 }
 
 describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
-  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: TandemStatus };
+  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: VimStatus };
   let qwen: RealClient | undefined;
 
   before(async () => {

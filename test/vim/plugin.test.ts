@@ -8,10 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { installed } from '@tandem/testkit';
-import { ROOT, Sandbox, skipReason, vimArgs } from './vim-session.js';
+import { installed, REPO_ROOT, Sandbox, vimArgs, vimSkipReason } from '@tandem/testkit';
 
-const skip = skipReason();
+const skip = vimSkipReason();
 
 /** Runs `script` in `vim -es` with Tandem loaded; returns what `v:errors` held. */
 function vimScript(sandbox: Sandbox, script: string, before: string[] = []): string[] {
@@ -38,7 +37,7 @@ describe('Tandem in vim -es', { skip }, () => {
   test('the help: :helptags finds no tag twice, every link of tandem-vim.txt leads somewhere, :help tandem leads to it', () => {
     const doc = path.join(sandbox.root, 'runtime', 'doc');
     mkdirSync(doc, { recursive: true });
-    cpSync(path.join(ROOT, 'doc'), doc, { recursive: true });
+    cpSync(path.join(REPO_ROOT, 'doc'), doc, { recursive: true });
     const errors = vimScript(
       sandbox,
       `
@@ -192,7 +191,7 @@ describe('Tandem in vim -es', { skip }, () => {
           '--clean',
           '--headless',
           '--cmd',
-          `set rtp^=${ROOT}`,
+          `set rtp^=${REPO_ROOT}`,
           '-c',
           `lua io.stdout:write(vim.fn.exists('g:loaded_tandem_vim') .. ' ' .. vim.fn.exists(':TandemAccept'))`,
           '-c',

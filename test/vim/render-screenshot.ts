@@ -10,9 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { realClientIn } from '@tandem/testkit';
+import { realClientIn, Sandbox, VimSession, waitFor } from '@tandem/testkit';
 import { ansiToHtml } from '../neovim/ansi-to-html.js';
-import { Sandbox, VimSession, waitFor } from './vim-session.js';
 
 const WIDTH = 140;
 const HEIGHT = 30;

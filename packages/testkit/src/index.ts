@@ -25,6 +25,11 @@ export {
   type EditorVersion,
 } from './editors/editor-version.js';
 export { EDITORS, type EditorName } from './editors/registry.js';
+export * from './editors/neovim-session.js';
+export * from './editors/vim-session.js';
+export * from './editors/emacs-session.js';
+export * from './editors/code-server.js';
+export { REPO_ROOT } from './repo-root.js';
 export * from './real-clients/real-client.js';
 export * from './real-clients/installed-clients.js';
 export * from './real-clients/cli-launch.js';

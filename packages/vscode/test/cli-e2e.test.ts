@@ -7,6 +7,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
+  CodeServer,
+  codeServerSkipReason,
   editPrompt,
   finalText,
   inputPattern,
@@ -14,9 +16,8 @@ import {
   Sandbox,
   waitUntil,
 } from '@tandem/testkit';
-import { CodeServer, skipReason } from './code-server.js';
 
-const skip = skipReason();
+const skip = codeServerSkipReason();
 
 const original = 'first line\nsecond line\n';
 const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓\n';

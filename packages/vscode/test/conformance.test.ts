@@ -5,6 +5,8 @@
  */
 import path from 'node:path';
 import {
+  CodeServer,
+  codeServerSkipReason,
   runAdapterConformance,
   waitUntil,
   type AdapterDriver,
@@ -14,7 +16,6 @@ import {
   type ShownDiff,
 } from '@tandem/testkit';
 import type { Locator } from 'playwright-core';
-import { CodeServer, skipReason } from './code-server.js';
 
 /** What separates a diff tab's file name from the rest of its title. */
 const DIFF_TITLE = ' ↔ ';
@@ -173,7 +174,7 @@ class VsCodeUnderTest implements EditorUnderTest {
 
 const driver: AdapterDriver = {
   name: 'VS Code',
-  skip: skipReason(),
+  skip: codeServerSkipReason(),
   gestures: {
     accept: ['title button', 'Ctrl+S', 'command'],
     reject: ['title button', 'closing the tab', 'command'],

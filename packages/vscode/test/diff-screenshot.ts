@@ -5,8 +5,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { realClientIn, Sandbox } from '@tandem/testkit';
-import { CodeServer, skipReason } from './code-server.js';
+import {
+  CodeServer,
+  codeServerSkipReason as skipReason,
+  realClientIn,
+  Sandbox,
+} from '@tandem/testkit';
 
 const original = `export interface Greeting {
   name: string;

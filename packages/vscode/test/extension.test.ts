@@ -11,6 +11,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parentPid } from '@tandem/core';
 import {
+  CodeServer,
+  codeServerSkipReason,
   realClientIn,
   Sandbox,
   startRealClient,
@@ -19,9 +21,8 @@ import {
   type ClientKind,
   type RealClient,
 } from '@tandem/testkit';
-import { CodeServer, skipReason } from './code-server.js';
 
-const skip = skipReason();
+const skip = codeServerSkipReason();
 
 describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
   const sandbox = new Sandbox('tandem-vscode-');

@@ -9,11 +9,19 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
-import { missing, Sandbox, startRealClient, waitFor, waitUntil } from '@tandem/testkit';
-import { CodeServer, QWEN_COMPANION_VSIX, skipReason } from './code-server.js';
+import {
+  CodeServer,
+  codeServerSkipReason,
+  missing,
+  QWEN_COMPANION_VSIX,
+  Sandbox,
+  startRealClient,
+  waitFor,
+  waitUntil,
+} from '@tandem/testkit';
 
 const skip =
-  skipReason() ||
+  codeServerSkipReason() ||
   missing(
     [],
     existsSync(QWEN_COMPANION_VSIX)

@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { pngSize, Sandbox } from '@tandem/testkit';
-import { skipReason } from './code-server.js';
+import { codeServerSkipReason as skipReason, pngSize, Sandbox } from '@tandem/testkit';
 import { renderDiffScreenshot } from './diff-screenshot.js';
 
 test(

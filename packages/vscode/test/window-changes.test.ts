@@ -9,6 +9,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  CodeServer,
+  codeServerSkipReason,
   realClientIn,
   Sandbox,
   startRealClient,
@@ -17,9 +19,8 @@ import {
   type ClientKind,
   type RealClient,
 } from '@tandem/testkit';
-import { CodeServer, skipReason } from './code-server.js';
 
-const skip = skipReason();
+const skip = codeServerSkipReason();
 
 describe('workspace trust granted while Tandem runs', { skip, timeout: 600_000 }, () => {
   const sandbox = new Sandbox('tandem-vscode-trust-');

@@ -4,13 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  EmacsSession,
-  lispString,
-  Sandbox,
-  skipReason,
-} from '../../../../test/emacs/emacs-session.js';
-import { waitFor } from '@tandem/testkit';
+import { EmacsSession, emacsSkipReason, lispString, Sandbox, waitFor } from '@tandem/testkit';
 import { failures, runCheck } from './check-run.fixture.js';
 
 /** The word in the name of the file each step's diff opens on. */
@@ -24,7 +18,7 @@ const FILE_WORD: Record<string, string> = {
 
 describe(
   'tandem check against the Emacs package',
-  { skip: skipReason({ sidecar: true, tmux: true }) },
+  { skip: emacsSkipReason({ sidecar: true, tmux: true }) },
   () => {
     it('passes every check, the diffs answered with Emacs keys', async (t) => {
       const sandbox = new Sandbox();

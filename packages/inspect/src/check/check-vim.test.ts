@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Sandbox, skipReason, VimSession, waitFor } from '../../../../test/vim/vim-session.js';
+import { Sandbox, VimSession, vimSkipReason, waitFor } from '@tandem/testkit';
 import { failures, runCheck } from './check-run.fixture.js';
 
 /** The word in the name of the file each step's diff opens on. */
@@ -16,7 +16,7 @@ const FILE_WORD: Record<string, string> = {
   quit: 'quit',
 };
 
-describe('tandem check against the Vim plugin', { skip: skipReason({ sidecar: true }) }, () => {
+describe('tandem check against the Vim plugin', { skip: vimSkipReason({ sidecar: true }) }, () => {
   it('passes every check, the diffs answered with Vim keys', async (t) => {
     const sandbox = new Sandbox();
     const vim = await VimSession.start(sandbox);

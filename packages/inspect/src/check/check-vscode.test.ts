@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Sandbox, waitUntil } from '@tandem/testkit';
-import { CodeServer, skipReason } from '../../../vscode/test/code-server.js';
+import { CodeServer, codeServerSkipReason, Sandbox, waitUntil } from '@tandem/testkit';
 import { failures, runCheck } from './check-run.fixture.js';
 
 /** The word in the name of the file each step's diff opens on (and so in its tab's title). */
@@ -34,7 +33,7 @@ async function emptyProposal(vscode: CodeServer): Promise<void> {
 
 describe(
   'tandem check against the VS Code extension',
-  { skip: skipReason(), timeout: 600_000 },
+  { skip: codeServerSkipReason(), timeout: 600_000 },
   () => {
     it('passes every check, the diffs answered in the diff editor', async (t) => {
       const sandbox = new Sandbox('tandem-check-vscode-');

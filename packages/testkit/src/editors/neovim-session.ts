@@ -3,22 +3,15 @@
  * repository and every directory it could write to made private.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  defaultEditor,
-  missing,
-  Sandbox,
-  TANDEM,
-  waitFor,
-  type EditorVersion,
-} from '@tandem/testkit';
 import { attach, type NeovimClient } from 'neovim';
-
-export { Sandbox, waitFor };
-
-export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
+import { TANDEM } from '../bridge-editor.js';
+import { missing } from '../needs.js';
+import { REPO_ROOT } from '../repo-root.js';
+import type { Sandbox } from '../sandbox.js';
+import { waitFor } from '../wait.js';
+import { defaultEditor, type EditorVersion } from './editor-version.js';
 
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
 type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['options']>['logger']>;
@@ -28,12 +21,12 @@ type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['option
  * that state no Neovim versions run on the default one (`$TANDEM_NVIM`, else the system's);
  * those that state theirs (`statedVersions`) have them checked by `forEachVersion`.
  */
-export function skipReason(
+export function neovimSkipReason(
   needs: { sidecar?: boolean; tmux?: boolean; chromium?: boolean; statedVersions?: boolean } = {},
 ): string | false {
   const reasons =
     needs.sidecar && !existsSync(TANDEM)
-      ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
+      ? [`the sidecar is not built (${path.relative(REPO_ROOT, TANDEM)}; run npm run build)`]
       : [];
   const nvimMissing = needs.statedVersions ? undefined : defaultEditor('nvim').reason;
   if (nvimMissing) reasons.push(nvimMissing);
@@ -53,7 +46,7 @@ export function neovimOf(nvim?: EditorVersion): EditorVersion {
 
 /** The Neovim command line that loads Tandem from this repository and nothing of the user's. */
 export function neovimArgs(...extra: string[]): string[] {
-  return ['--clean', '-n', '--cmd', `set rtp^=${ROOT}`, ...extra];
+  return ['--clean', '-n', '--cmd', `set rtp^=${REPO_ROOT}`, ...extra];
 }
 
 /** The environment of a Neovim in `sandbox` (and of its sidecar and terminals). */
@@ -61,7 +54,7 @@ export function neovimEnv(sandbox: Sandbox, extra: Record<string, string> = {}) 
   return sandbox.env({ NVIM_LOG_FILE: path.join(sandbox.root, 'nvim.log'), ...extra });
 }
 
-export interface TandemStatus {
+export interface NeovimStatus {
   state: string;
   error?: string;
   pid?: number;
@@ -75,7 +68,7 @@ export interface TandemStatus {
   warnings?: { code: string; message: string; fix?: string }[];
 }
 
-export interface WindowView {
+export interface NeovimWindowView {
   name: string;
   diff: boolean;
   label: string;
@@ -86,9 +79,9 @@ export interface WindowView {
   current: boolean;
 }
 
-export interface TabView {
+export interface NeovimTabView {
   tabs: number;
-  windows: WindowView[];
+  windows: NeovimWindowView[];
 }
 
 /** One headless Neovim over RPC (`--embed`), in a sandbox. */
@@ -153,11 +146,11 @@ export class NeovimSession {
     await this.nvim.eval('1');
   }
 
-  status(): Promise<TandemStatus> {
-    return this.lua<TandemStatus>(`return require('tandem').status()`);
+  status(): Promise<NeovimStatus> {
+    return this.lua<NeovimStatus>(`return require('tandem').status()`);
   }
 
-  async waitForState(state: string): Promise<TandemStatus> {
+  async waitForState(state: string): Promise<NeovimStatus> {
     return waitFor(`Tandem to be ${state}`, async () => {
       const status = await this.status();
       if (status.state === 'failed' && state !== 'failed') {
@@ -173,8 +166,8 @@ export class NeovimSession {
   }
 
   /** The windows of the current tab page, and how many tab pages there are. */
-  currentTab(): Promise<TabView> {
-    return this.lua<TabView>(`
+  currentTab(): Promise<NeovimTabView> {
+    return this.lua<NeovimTabView>(`
       local wins = {}
       for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
         local buf = vim.api.nvim_win_get_buf(win)

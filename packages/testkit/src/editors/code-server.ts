@@ -7,29 +7,24 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import {
-  chromiumMissing,
-  launchChromium,
-  missing,
-  processGroupAlive,
-  waitFor,
-  waitUntil,
-  type Sandbox,
-} from '@tandem/testkit';
+import { chromiumMissing, launchChromium } from '../chromium.js';
+import { missing } from '../needs.js';
+import { processGroupAlive } from '../real-clients/tmux.js';
+import { REPO_ROOT } from '../repo-root.js';
+import type { Sandbox } from '../sandbox.js';
+import { waitFor, waitUntil } from '../wait.js';
 
-const REPO = fileURLToPath(new URL('../../..', import.meta.url));
-export const CODE_SERVER = path.join(REPO, '.cache/code-server/node_modules/.bin/code-server');
-export const VSIX = path.join(REPO, 'packages/vscode/dist/tandem-companion.vsix');
+export const CODE_SERVER = path.join(REPO_ROOT, '.cache/code-server/node_modules/.bin/code-server');
+export const VSIX = path.join(REPO_ROOT, 'packages/vscode/dist/tandem-companion.vsix');
 /** The official Qwen Code Companion, built by scripts/install-official-companion.sh. */
 export const QWEN_COMPANION_VSIX = path.join(
-  REPO,
+  REPO_ROOT,
   '.cache/official-companions/qwen-code-vscode-ide-companion-0.0.11.vsix',
 );
 
 /** Why these tests cannot run here (printed; a failure under CI), or false. */
-export function skipReason(): string | false {
+export function codeServerSkipReason(): string | false {
   const reasons: string[] = [];
   if (!existsSync(CODE_SERVER)) {
     reasons.push(`code-server is not installed in .cache/code-server (see .ci/run)`);

@@ -3,31 +3,18 @@
  * repository, every folder it could write to private, and a test driver (`driver.vim`) through
  * which a test reads Vim's state and sets things up without typing.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  defaultEditor,
-  missing,
-  Sandbox,
-  shellQuote,
-  TANDEM,
-  TmuxPane,
-  waitFor,
-} from '@tandem/testkit';
+import { shellQuote } from '@tandem/command';
+import { TANDEM } from '../bridge-editor.js';
+import { missing } from '../needs.js';
+import { TmuxPane } from '../real-clients/tmux.js';
+import { REPO_ROOT } from '../repo-root.js';
+import type { Sandbox } from '../sandbox.js';
+import { waitFor } from '../wait.js';
+import { defaultEditor } from './editor-version.js';
 
-export { Sandbox, waitFor };
-
-export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
-const DRIVER = path.join(ROOT, 'test/vim/driver.vim');
+const DRIVER = path.join(REPO_ROOT, 'test/vim/driver.vim');
 
 /**
  * The Vim the tests run, the one place that chooses it: the system's (9.0), or the version
@@ -38,10 +25,10 @@ export function vimCommand(): string[] {
 }
 
 /** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
-export function skipReason(needs: { sidecar?: boolean } = {}): string | false {
+export function vimSkipReason(needs: { sidecar?: boolean } = {}): string | false {
   const notBuilt =
     needs.sidecar && !existsSync(TANDEM)
-      ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
+      ? [`the sidecar is not built (${path.relative(REPO_ROOT, TANDEM)}; run npm run build)`]
       : [];
   const vim = defaultEditor('vim').reason;
   return missing(['tmux'], [...(vim ? [vim] : []), ...notBuilt]);
@@ -58,7 +45,7 @@ export function vimArgs(...extra: string[]): string[] {
     '-n',
     '--noplugin',
     '--cmd',
-    `set rtp^=${ROOT}`,
+    `set rtp^=${REPO_ROOT}`,
     '--cmd',
     'filetype on',
     '--cmd',
@@ -67,7 +54,7 @@ export function vimArgs(...extra: string[]): string[] {
   ];
 }
 
-export interface TandemStatus {
+export interface VimStatus {
   state: string;
   error: string | null;
   pid: number | null;
@@ -82,7 +69,7 @@ export interface TandemStatus {
   log_file: string;
 }
 
-export interface WindowView {
+export interface VimWindowView {
   name: string;
   diff: number;
   label: string;
@@ -93,9 +80,9 @@ export interface WindowView {
   current: boolean;
 }
 
-export interface TabView {
+export interface VimTabView {
   tabs: number;
-  windows: WindowView[];
+  windows: VimWindowView[];
   mode: string;
 }
 
@@ -146,7 +133,7 @@ function driverDir(sandbox: Sandbox): string {
 }
 
 /** What VimSession needs of the terminal Vim runs in: a tmux pane, or a CLI session's. */
-export interface Screen {
+export interface VimScreen {
   sendKeys(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
   capture(): Promise<string>;
@@ -160,7 +147,7 @@ export class VimSession {
 
   private constructor(
     readonly sandbox: Sandbox,
-    readonly pane: Screen,
+    readonly pane: VimScreen,
     private readonly driverDir: string,
   ) {}
 
@@ -189,7 +176,7 @@ export class VimSession {
   }
 
   /** The Vim started (after `prepare`) with `vimArgv(sandbox)` in `screen`. */
-  static async attach(sandbox: Sandbox, screen: Screen): Promise<VimSession> {
+  static async attach(sandbox: Sandbox, screen: VimScreen): Promise<VimSession> {
     const session = new VimSession(sandbox, screen, driverDir(sandbox));
     await session.eval('1');
     return session;
@@ -245,11 +232,11 @@ export class VimSession {
     return this.pane.capture();
   }
 
-  status(): Promise<TandemStatus> {
-    return this.eval<TandemStatus>('tandem#status()');
+  status(): Promise<VimStatus> {
+    return this.eval<VimStatus>('tandem#status()');
   }
 
-  async waitForState(state: string, timeoutMs = 30_000): Promise<TandemStatus> {
+  async waitForState(state: string, timeoutMs = 30_000): Promise<VimStatus> {
     return waitFor(
       `Tandem to be ${state}`,
       async () => {
@@ -264,8 +251,8 @@ export class VimSession {
   }
 
   /** The windows of the current tab page, how many tab pages there are, and the mode. */
-  currentTab(): Promise<TabView> {
-    return this.eval<TabView>('TandemTestTab()');
+  currentTab(): Promise<VimTabView> {
+    return this.eval<VimTabView>('TandemTestTab()');
   }
 
   /** Whether Vim has exited (the pane's command ended). */

@@ -4,27 +4,22 @@
  * repository's `emacs/` folder, and every directory it could write to made private.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import {
-  defaultEditor,
-  missing,
-  Sandbox,
-  shellQuote,
-  TANDEM,
-  TmuxPane,
-  waitFor,
-  type EditorVersion,
-} from '@tandem/testkit';
-
-export { Sandbox, waitFor };
+import { shellQuote } from '@tandem/command';
+import { TANDEM } from '../bridge-editor.js';
+import { missing } from '../needs.js';
+import { TmuxPane } from '../real-clients/tmux.js';
+import { REPO_ROOT } from '../repo-root.js';
+import type { Sandbox } from '../sandbox.js';
+import { waitFor } from '../wait.js';
+import { defaultEditor, type EditorVersion } from './editor-version.js';
 
 const run = promisify(execFile);
 
-export const ROOT = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
-export const PACKAGE_DIR = path.join(ROOT, 'emacs');
+/** Tandem's Emacs package in this checkout. */
+export const EMACS_PACKAGE_DIR = path.join(REPO_ROOT, 'emacs');
 
 /** The Emacs under test: the one `$TANDEM_EMACS` names, else the system's (28.2). */
 export function emacsVersion(): EditorVersion {
@@ -39,10 +34,10 @@ export function emacsCommand(program = 'emacs'): string[] {
 }
 
 /** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
-export function skipReason(needs: { sidecar?: boolean; tmux?: boolean } = {}): string | false {
+export function emacsSkipReason(needs: { sidecar?: boolean; tmux?: boolean } = {}): string | false {
   const reasons =
     needs.sidecar && !existsSync(TANDEM)
-      ? [`the sidecar is not built (${path.relative(ROOT, TANDEM)}; run npm run build)`]
+      ? [`the sidecar is not built (${path.relative(REPO_ROOT, TANDEM)}; run npm run build)`]
       : [];
   const emacsMissing = defaultEditor('emacs').reason;
   if (emacsMissing) reasons.push(emacsMissing);
@@ -56,7 +51,7 @@ export function emacsArgs(...extra: string[]): string[] {
     '--eval',
     '(setq native-comp-deferred-compilation nil)',
     '-L',
-    PACKAGE_DIR,
+    EMACS_PACKAGE_DIR,
     ...extra,
   ];
 }
@@ -66,7 +61,7 @@ export function lispString(text: string): string {
   return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
-export interface TandemStatus {
+export interface EmacsStatus {
   state: string;
   error: string | null;
   folder: string | null;
@@ -77,7 +72,7 @@ export interface TandemStatus {
 }
 
 /** A diff view as Emacs shows it. */
-export interface DiffView {
+export interface EmacsDiffView {
   id: string;
   path: string;
   proposal: string;
@@ -205,14 +200,14 @@ export class EmacsSession {
     return this.json<string>(lisp);
   }
 
-  status(): Promise<TandemStatus> {
-    return this.json<TandemStatus>(`(let-alist (tandem-status-data)
+  status(): Promise<EmacsStatus> {
+    return this.json<EmacsStatus>(`(let-alist (tandem-status-data)
       (list (cons 'state .state) (cons 'error .error) (cons 'folder .folder) (cons 'port .port)
             (cons 'clients (vconcat .clients)) (cons 'discoveryFiles (vconcat .discovery-files))
             (cons 'diffs (vconcat (mapcar (lambda (d) (list (cons 'id (car d)) (cons 'path (cadr d)))) .diffs)))))`);
   }
 
-  async waitForState(state: string): Promise<TandemStatus> {
+  async waitForState(state: string): Promise<EmacsStatus> {
     return waitFor(`Tandem to be ${state}`, async () => {
       const status = await this.status();
       if (status.state === 'failed' && state !== 'failed') {
@@ -223,8 +218,8 @@ export class EmacsSession {
   }
 
   /** The open diff views, oldest first. */
-  views(): Promise<DiffView[]> {
-    return this.json<DiffView[]>(`(vconcat
+  views(): Promise<EmacsDiffView[]> {
+    return this.json<EmacsDiffView[]>(`(vconcat
       (mapcar (lambda (view)
                 (let ((disk (tandem-diff-view-disk view))
                       (proposal (tandem-diff-view-proposal view)))
@@ -241,7 +236,7 @@ export class EmacsSession {
   }
 
   /** Waits until `count` diffs are open. */
-  waitForDiffs(count: number, timeoutMs?: number): Promise<TandemStatus> {
+  waitForDiffs(count: number, timeoutMs?: number): Promise<EmacsStatus> {
     return waitFor(
       `${count} open diffs in Emacs`,
       async () => {
