@@ -1,18 +1,24 @@
-import type { Sandbox } from '@tandem/testkit';
 import type { EditorPort } from './editor-port.js';
 import { Engine, type EngineOptions } from './engine.js';
 
-/** An engine for `editor` whose discovery files go into the sandbox. */
+/** The folders of a test's private world (a testkit `Sandbox` has them). */
+export interface EngineFolders {
+  workspace: string;
+  tmpDir: string;
+  qwenHome: string;
+}
+
+/** An engine for `editor` on `folders.workspace`, its discovery files in the test's folders. */
 export function startEngine(
-  sandbox: Sandbox,
+  folders: EngineFolders,
   editor: EditorPort,
   options: Partial<EngineOptions> = {},
 ): Promise<Engine> {
   return Engine.start({
     editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
     frontend: editor,
-    workspaceFolders: [sandbox.workspace],
-    discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
+    workspaceFolders: [folders.workspace],
+    discovery: { tmpDir: folders.tmpDir, qwenHome: folders.qwenHome },
     ...options,
   });
 }
