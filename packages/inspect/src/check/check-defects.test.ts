@@ -3,7 +3,7 @@
  * that names that defect (and a companion with none passes every check).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Sandbox } from '@tandem/testkit';
 import { BrokenCompanion, cannotPlant, DEFECTS, type Defect } from './broken-companion.fixture.js';
 import { failures, runCheck, type PersonScript } from './check-run.fixture.js';
@@ -63,16 +63,11 @@ function personAt(companion: BrokenCompanion): PersonScript {
   };
 }
 
-describe('tandem check finds each planted defect', () => {
-  let sandbox: Sandbox;
-
-  before(() => {
-    sandbox = new Sandbox();
-  });
-
-  after(() => sandbox.remove());
-
+// Most cases wait out a time limit of the check (a reply that never comes, a session that is
+// never freed): each case has folders of its own, so they wait side by side.
+describe('tandem check finds each planted defect', { concurrency: 6 }, () => {
   async function check(defects: Defect[]) {
+    const sandbox = new Sandbox();
     const { workspace } = sandbox;
     const env = sandbox.env({ REMOTE_CONTAINERS: 'true' });
     const companion = await BrokenCompanion.start(defects, { env, workspace });
@@ -92,6 +87,7 @@ describe('tandem check finds each planted defect', () => {
       return { run, failed: failures(run.report) };
     } finally {
       await companion.stop();
+      sandbox.remove();
     }
   }
 
