@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Builds the official Qwen Code Companion 0.0.11 into .cache/official-companions (git-ignored)
-# for the test of the choice between it and Tandem, reaching nothing but the npm registry. Its
-# published package holds the sources, not the built extension: this bundles them as its own
-# esbuild.js does and packages the .vsix with vsce. Safe to run again.
+# Builds the official Qwen Code Companion 0.0.11 for the test of the choice between it and
+# Tandem, reaching nothing but the npm registry, once per machine (scripts/machine-cache.sh),
+# linked as .cache/official-companions (git-ignored). Its published package holds the sources,
+# not the built extension: this bundles them as its own esbuild.js does and packages the .vsix
+# with vsce. Safe to run again.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-dir=$root/.cache/official-companions
+. "$root/scripts/machine-cache.sh"
+dir=$(machine_cache official-companions "$0")
 vsix=$dir/qwen-code-vscode-ide-companion-0.0.11.vsix
-if [ -f "$vsix" ]; then exit 0; fi
+if [ -f "$vsix" ]; then
+  link_into_checkout "$dir" "$root/.cache/official-companions"
+  exit 0
+fi
 
 mkdir -p "$dir"
 tmp=$(mktemp -d)
@@ -34,3 +39,4 @@ tar -xzf "$tmp/qwen-code-qwen-code-core-0.0.14.tgz" -C "$core" --strip-component
 # Its prepublish step type-checks and lints with tools the built extension does not need.
 npm pkg delete 'scripts.vscode:prepublish'
 "$root/node_modules/.bin/vsce" package --no-dependencies --out "$vsix"
+link_into_checkout "$dir" "$root/.cache/official-companions"
