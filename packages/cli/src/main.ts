@@ -1,37 +1,32 @@
 import { type Command, type CommandIO } from '@tandem/command';
 
-// Each command is loaded when it runs: the sidecar, started with every editor, carries no
-// other command's code and dependencies in its memory.
-const commands: Record<string, Command> = {
-  serve: {
-    summary: 'a companion for a folder, with a review page in the browser',
-    run: async (argv, io) => (await import('@tandem/serve')).serveCommand(argv, io),
-  },
-  env: {
-    summary: 'exports that connect a CLI in this terminal to the editor of a folder',
-    run: async (argv, io) => (await import('@tandem/inspect')).envCommand(argv, io),
-  },
-  doctor: {
-    summary: 'why a CLI does or does not connect from a folder, and how to fix it',
-    run: async (argv, io) => (await import('@tandem/inspect')).doctorCommand(argv, io),
-  },
-  check: {
-    summary: 'whether a companion gives the real CLIs what they need, check by check',
-    run: async (argv, io) => (await import('@tandem/inspect')).checkCommand(argv, io),
-  },
-  bridge: {
-    summary: 'the sidecar a terminal editor talks to over stdio',
-    run: async (argv, io) => (await import('@tandem/bridge')).bridgeCommand(argv, io),
-  },
+const summaries = {
+  serve: 'a companion for a folder, with a review page in the browser',
+  env: 'exports that connect a CLI in this terminal to the editor of a folder',
+  doctor: 'why a CLI does or does not connect from a folder, and how to fix it',
+  check: 'whether a companion gives the real CLIs what they need, check by check',
+  bridge: 'the sidecar a terminal editor talks to over stdio',
 };
+type CommandName = keyof typeof summaries;
+
+/**
+ * A command's code, loaded when it runs: the sidecar, started with every editor, carries no
+ * other command's code and dependencies in its memory.
+ */
+async function load(name: CommandName): Promise<Command> {
+  if (name === 'serve') return (await import('@tandem/serve')).serveCommand;
+  if (name === 'bridge') return (await import('@tandem/bridge')).bridgeCommand;
+  const { envCommand, doctorCommand, checkCommand } = await import('@tandem/inspect');
+  return { env: envCommand, doctor: doctorCommand, check: checkCommand }[name];
+}
 
 const usage = `Usage: tandem <command> [options]
 
 Tandem is an IDE companion for Gemini CLI and Qwen Code, for every editor.
 
 Commands:
-${Object.entries(commands)
-  .map(([name, { summary }]) => `  ${name.padEnd(8)} ${summary}`)
+${Object.entries(summaries)
+  .map(([name, summary]) => `  ${name.padEnd(8)} ${summary}`)
   .join('\n')}
 
 Run \`tandem <command> --help\` for a command's options.`;
@@ -47,10 +42,9 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     io.stdout.write(`${process.env.TANDEM_VERSION ?? '0.1.0'}\n`);
     return 0;
   }
-  const command = commands[name];
-  if (!command) {
+  if (!Object.hasOwn(summaries, name)) {
     io.stderr.write(`tandem: unknown command ${JSON.stringify(name)}\n\n${usage}\n`);
     return 2;
   }
-  return command.run(rest, io);
+  return (await load(name as CommandName))(rest, io);
 }

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CommandIO } from './command-io.js';
+import type { Command, CommandIO } from './command-io.js';
 
 /** A mistake in how a command was called: reported with the command's usage, status 2. */
 export class UsageError extends Error {}
@@ -15,6 +15,7 @@ type Values<O extends Options> = {
   [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string;
 };
 const help = { help: { type: 'boolean', short: 'h' } } as const;
+const cwdOption = { cwd: { type: 'string' } } as const;
 
 /**
  * Runs a command's body, answering `--help` with its usage and a `UsageError` with the message
@@ -59,6 +60,33 @@ export function parseCommandArgs<O extends Options>(
   }
   if (parsed.values.help) throw new HelpRequested();
   return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+}
+
+/**
+ * A command about one folder: strict `options` plus `--cwd DIR` (an existing directory, the
+ * current one by default), run inside `withUsage`.
+ */
+export function folderCommand<O extends Options>(
+  name: string,
+  usage: string,
+  options: O,
+  run: (values: Values<O & typeof cwdOption>, dir: string, io: CommandIO) => Promise<number>,
+): Command {
+  return (argv, io) =>
+    withUsage(name, usage, io, async () => {
+      const { values } = parseCommandArgs(argv, { ...options, ...cwdOption });
+      const cwd = (values as Values<typeof cwdOption>).cwd;
+      return run(values, await existingDirectory(io.cwd, cwd), io);
+    });
+}
+
+/** `--port`'s value: a TCP port number from 1 to 65535, or a usage error. */
+export function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 1 || port > 65535) {
+    throw new UsageError(`--port takes a port number, not ${JSON.stringify(value)}`);
+  }
+  return port;
 }
 
 /** `path` resolved against `cwd`; a usage error unless it is an existing directory. */

@@ -9,7 +9,5 @@ export interface CommandIO {
   cwd: string;
 }
 
-export interface Command {
-  summary: string;
-  run(argv: string[], io: CommandIO): Promise<number>;
-}
+/** A `tandem` command: its arguments and its process in, its exit status out. */
+export type Command = (argv: string[], io: CommandIO) => Promise<number>;

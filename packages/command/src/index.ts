@@ -1,5 +1,12 @@
 export type { Command, CommandIO } from './command-io.js';
-export { existingDirectory, parseCommandArgs, UsageError, withUsage } from './command-args.js';
+export {
+  existingDirectory,
+  folderCommand,
+  parseCommandArgs,
+  portNumber,
+  UsageError,
+  withUsage,
+} from './command-args.js';
 export { ProcessHost } from './process-host.js';
 export { runAsProcess } from './run-as-process.js';
 export { shellQuote, type QuotingShell } from './shell-quote.js';

@@ -1,12 +1,10 @@
-import type { CommandIO } from './command-io.js';
+import type { Command } from './command-io.js';
 
 /**
  * Runs a command as this whole process: its arguments, streams, environment and folder, then
  * exits with its status once what was written has left (stdin may still hold the process open).
  */
-export async function runAsProcess(
-  command: (argv: string[], io: CommandIO) => Promise<number>,
-): Promise<never> {
+export async function runAsProcess(command: Command): Promise<never> {
   // A log nobody reads any more (a closed pipe) must not stop a cleanup half way.
   process.stderr.on('error', () => undefined);
   const status = await command(process.argv.slice(2), {

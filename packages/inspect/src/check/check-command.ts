@@ -1,10 +1,4 @@
-import {
-  type CommandIO,
-  existingDirectory,
-  parseCommandArgs,
-  UsageError,
-  withUsage,
-} from '@tandem/command';
+import { folderCommand, portNumber, UsageError } from '@tandem/command';
 import type { ClientKind } from '../doctor/prediction.js';
 import type { CompanionAddress } from './check-client.js';
 import {
@@ -69,19 +63,20 @@ do not count); 1 when one did; 2 on a usage error.
   counts       {pass, fail, skip}
   ok           no check of severity breaks failed`;
 
-export function checkCommand(argv: string[], io: CommandIO): Promise<number> {
-  return withUsage('check', checkUsage, io, async () => {
-    const { values } = parseCommandArgs(argv, {
-      cwd: { type: 'string' },
-      port: { type: 'string' },
-      token: { type: 'string' },
-      cli: { type: 'string' },
-      interactive: { type: 'boolean' },
-      'time-limit': { type: 'string' },
-      json: { type: 'boolean' },
-    });
+export const checkCommand = folderCommand(
+  'check',
+  checkUsage,
+  {
+    port: { type: 'string' },
+    token: { type: 'string' },
+    cli: { type: 'string' },
+    interactive: { type: 'boolean' },
+    'time-limit': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async (values, dir, io) => {
     const clients = clientsOf(values.cli);
-    const port = values.port === undefined ? undefined : portOf(values.port);
+    const port = values.port === undefined ? undefined : portNumber(values.port);
     if (port !== undefined && values.cwd !== undefined) {
       throw new UsageError('give either --cwd or --port, not both');
     }
@@ -89,7 +84,6 @@ export function checkCommand(argv: string[], io: CommandIO): Promise<number> {
       throw new UsageError('--token goes with --port');
     }
     const limitMs = secondsOf(values['time-limit'] ?? '120') * 1000;
-    const dir = await existingDirectory(io.cwd, values.cwd);
     const person = values.interactive ? new Person(io, limitMs) : undefined;
     try {
       const report = await runChecks({
@@ -108,8 +102,8 @@ export function checkCommand(argv: string[], io: CommandIO): Promise<number> {
     } finally {
       person?.close();
     }
-  });
-}
+  },
+);
 
 export interface CheckOptions {
   dir: string;
@@ -176,14 +170,6 @@ function clientsOf(value: string | undefined): ClientKind[] {
   if (value === undefined || value === 'both') return ['gemini', 'qwen'];
   if (value === 'gemini' || value === 'qwen') return [value];
   throw new UsageError(`--cli takes gemini, qwen or both, not ${JSON.stringify(value)}`);
-}
-
-function portOf(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port < 1 || port > 65535) {
-    throw new UsageError(`--port takes a port number, not ${JSON.stringify(value)}`);
-  }
-  return port;
 }
 
 function secondsOf(value: string): number {

@@ -1,28 +1,17 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
-import { closedPort, deadPid, runCommand, TestScene } from '../scan/test-scene.fixture.js';
+import { describe, test } from 'node:test';
+import { closedPort, deadPid, sceneForEachTest } from '../scan/test-scene.fixture.js';
 import type { DoctorReport } from './diagnosis.js';
 import { doctorCommand } from './doctor-command.js';
+import { assertUsage } from '../command-usage.fixture.js';
 
-let scene: TestScene;
+const scene = sceneForEachTest();
 const inContainer = existsSync('/.dockerenv') || existsSync('/run/.containerenv');
 
-beforeEach(() => {
-  scene = new TestScene();
-});
-
-afterEach(async () => {
-  await scene.dispose();
-});
-
-function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return scene.env({ REMOTE_CONTAINERS: 'true', ...extra });
-}
-
 function doctor(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {
-  return runCommand(doctorCommand, argv, { cwd, env: env(extra) });
+  return scene().run(doctorCommand, cwd, argv, { REMOTE_CONTAINERS: 'true', ...extra });
 }
 
 async function report(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {
@@ -39,10 +28,10 @@ function codes(parsed: DoctorReport): string[] {
 
 describe('tandem doctor', () => {
   test('all well: exit 0, readable sections, both CLIs connect', async () => {
-    scene.enableIdeMode();
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
-    const { status, stdout, stderr } = await doctor(scene.folder('ws/src'));
+    scene().enableIdeMode();
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
+    const { status, stdout, stderr } = await doctor(scene().folder('ws/src'));
     assert.equal(stderr, '');
     assert.equal(status, 0, stdout);
     for (const heading of ['Discovery files', 'Gemini CLI', 'Qwen Code']) {
@@ -63,9 +52,9 @@ describe('tandem doctor', () => {
   });
 
   test('the JSON report keeps its documented shape', async () => {
-    scene.enableIdeMode();
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
+    scene().enableIdeMode();
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
     const parsed = await report(ws);
     assert.deepEqual(Object.keys(parsed).sort(), [
       'clients',
@@ -115,24 +104,27 @@ describe('tandem doctor', () => {
   });
 
   test('IDE mode off: exit 1, and the fix says how to turn it on', async () => {
-    const ws = scene.folder('ws');
-    await scene.startEngine([ws]);
+    const ws = scene().folder('ws');
+    await scene().startEngine([ws]);
     const parsed = await report(ws);
     assert.equal(parsed.ok, false);
     assert.deepEqual(codes(parsed), ['gemini:ide-mode-off', 'qwen:ide-mode-off', 'qwen:no-diffs']);
     assert.match(parsed.problems[0]?.fix ?? '', /\/ide enable/);
     // Gemini CLI's first-run question offers an install that cannot work: say to answer No.
     assert.match(parsed.problems[0]?.fix ?? '', /answer No .*then type \/ide enable/);
-    assert.match(parsed.problems[1]?.fix ?? '', new RegExp(join(scene.qwenHome, 'settings.json')));
+    assert.match(
+      parsed.problems[1]?.fix ?? '',
+      new RegExp(join(scene().qwenHome, 'settings.json')),
+    );
     const text = await doctor(ws);
     assert.match(text.stdout, /✗ IDE mode off/);
     assert.match(text.stdout, /would connect \(port \d+\) once IDE mode is on/);
   });
 
   test('Qwen Code in its default approval mode: connects, but no diff is ever shown', async () => {
-    scene.enableIdeMode(null);
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
+    scene().enableIdeMode(null);
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
     const parsed = await report(ws);
     assert.equal(parsed.ok, true);
     assert.deepEqual(codes(parsed), ['qwen:no-diffs']);
@@ -149,33 +141,33 @@ describe('tandem doctor', () => {
   });
 
   test('directory mismatch: the open folders and where to start the CLI', async () => {
-    scene.enableIdeMode();
-    const other = scene.folder('other');
-    await scene.startEngine([other]);
-    const parsed = await report(scene.folder('ws'));
+    scene().enableIdeMode();
+    const other = scene().folder('other');
+    await scene().startEngine([other]);
+    const parsed = await report(scene().folder('ws'));
     assert.deepEqual(codes(parsed), ['gemini:directory-mismatch', 'qwen:directory-mismatch']);
     for (const problem of parsed.problems) assert.match(problem.message, new RegExp(other));
   });
 
   test('no editor: the fix says to start the companion before the CLI', async () => {
-    scene.enableIdeMode();
-    const parsed = await report(scene.folder('ws'));
+    scene().enableIdeMode();
+    const parsed = await report(scene().folder('ws'));
     assert.deepEqual(codes(parsed), ['gemini:no-companion', 'qwen:no-companion']);
     assert.match(parsed.problems[0]?.fix ?? '', /tandem serve/);
   });
 
   test('stale files, a wrong token: each named with its fix', async () => {
-    scene.enableIdeMode();
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws], { hidden: true });
+    scene().enableIdeMode();
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws], { hidden: true });
     const pid = await deadPid();
     const port = await closedPort();
-    const lock = scene.writeDiscoveryFile(
+    const lock = scene().writeDiscoveryFile(
       'qwen-lock',
       { port: port },
       { port, workspacePath: ws, authToken: 'x', ppid: pid },
     );
-    scene.writeDiscoveryFile(
+    scene().writeDiscoveryFile(
       'gemini',
       { pid: process.pid, port: engine.port },
       {
@@ -200,10 +192,10 @@ describe('tandem doctor', () => {
   });
 
   test('several editors on the folder: how to choose one', async () => {
-    scene.enableIdeMode();
-    const ws = scene.folder('ws');
-    const first = await scene.startEngine([ws]);
-    const second = await scene.startEngine([ws]);
+    scene().enableIdeMode();
+    const ws = scene().folder('ws');
+    const first = await scene().startEngine([ws]);
+    const second = await scene().startEngine([ws]);
     const parsed = await report(ws, ['--cli', 'qwen']);
     assert.equal(parsed.clients[0]?.port, second.port);
     const info = parsed.problems.find((problem) => problem.code === 'several-editors');
@@ -211,9 +203,9 @@ describe('tandem doctor', () => {
   });
 
   test('the environment: TERM_PROGRAM, port variables, the container host', async () => {
-    scene.enableIdeMode();
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
+    scene().enableIdeMode();
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
     const leaked = await report(ws, [], { TERM_PROGRAM: 'vscode', QWEN_CODE_IDE_SERVER_PORT: '1' });
     assert.ok(codes(leaked).includes('-:editor-variable'));
     assert.ok(codes(leaked).includes('qwen:stale-port-variable'));
@@ -231,19 +223,13 @@ describe('tandem doctor', () => {
   });
 
   test('usage errors exit 2; --help documents the JSON', async () => {
-    const ws = scene.folder('ws');
-    for (const argv of [
+    const ws = scene().folder('ws');
+    const help = await assertUsage('doctor', (argv) => doctor(ws, argv), [
       ['--nope'],
       ['extra'],
       ['--cli', 'claude'],
       ['--cwd', join(ws, 'missing')],
-    ]) {
-      const { status, stderr } = await doctor(ws, argv);
-      assert.equal(status, 2, argv.join(' '));
-      assert.match(stderr, /Usage: tandem doctor/);
-    }
-    const help = await doctor(ws, ['-h']);
-    assert.equal(help.status, 0);
-    assert.match(help.stdout, /--json prints one object \(version 1/);
+    ]);
+    assert.match(help, /--json prints one object \(version 1/);
   });
 });

@@ -1,10 +1,4 @@
-import {
-  type CommandIO,
-  existingDirectory,
-  parseCommandArgs,
-  UsageError,
-  withUsage,
-} from '@tandem/command';
+import { folderCommand, UsageError } from '@tandem/command';
 import { diagnose } from './diagnosis.js';
 import type { ClientKind } from './prediction.js';
 import { renderReport } from './report-text.js';
@@ -51,20 +45,17 @@ editor for DIR, or its companion unreachable); 2 on a usage error.
   problems[]  {severity: error|warning|info, code, client?, message, fix?}
   ok          every CLI checked would connect`;
 
-export function doctorCommand(argv: string[], io: CommandIO): Promise<number> {
-  return withUsage('doctor', doctorUsage, io, async () => {
-    const { values } = parseCommandArgs(argv, {
-      cwd: { type: 'string' },
-      cli: { type: 'string' },
-      json: { type: 'boolean' },
-    });
+export const doctorCommand = folderCommand(
+  'doctor',
+  doctorUsage,
+  { cli: { type: 'string' }, json: { type: 'boolean' } },
+  async (values, dir, io) => {
     if (values.cli !== undefined && values.cli !== 'gemini' && values.cli !== 'qwen') {
       throw new UsageError(`--cli takes gemini or qwen, not ${JSON.stringify(values.cli)}`);
     }
     const clients: ClientKind[] = values.cli ? [values.cli] : ['gemini', 'qwen'];
-    const dir = await existingDirectory(io.cwd, values.cwd);
     const report = await diagnose({ dir, env: io.env, clients });
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
     return report.ok ? 0 : 1;
-  });
-}
+  },
+);

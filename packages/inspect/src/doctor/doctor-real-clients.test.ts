@@ -39,6 +39,20 @@ interface Case {
 
 const IDE_INFO = { name: 'neovim', displayName: 'Neovim' };
 
+/** The folder `ws`, and an engine on it whose files no CLI finds (to borrow its port and token). */
+async function hiddenEngine(scene: TestScene): Promise<{ ws: string; engine: Engine }> {
+  const ws = scene.folder('ws');
+  return { ws, engine: await scene.startEngine([ws], { hidden: true }) };
+}
+
+/** A folder, and a symbolic link to it. */
+function linkedFolder(scene: TestScene): { real: string; link: string } {
+  const real = scene.folder('real');
+  const link = join(scene.root, 'link');
+  symlinkSync(real, link);
+  return { real, link };
+}
+
 const CASES: Case[] = [
   {
     name: 'the folder is the workspace',
@@ -64,18 +78,14 @@ const CASES: Case[] = [
   {
     name: 'the editor opened the folder through a symbolic link',
     async setup(scene) {
-      const real = scene.folder('real');
-      const link = join(scene.root, 'link');
-      symlinkSync(real, link);
+      const { real, link } = linkedFolder(scene);
       return { cwd: real, expect: await scene.startEngine([link]) };
     },
   },
   {
     name: 'the CLI starts in the folder through a symbolic link',
     async setup(scene) {
-      const real = scene.folder('real');
-      const link = join(scene.root, 'link');
-      symlinkSync(real, link);
+      const { real, link } = linkedFolder(scene);
       return { cwd: link, expect: await scene.startEngine([real]) };
     },
   },
@@ -159,8 +169,7 @@ const CASES: Case[] = [
       const pid = await deadPid();
       const port = await closedPort();
       const stale = { port, workspacePath: ws, authToken: 'stale', ideInfo: IDE_INFO, ppid: pid };
-      if (kind === 'gemini') scene.writeDiscoveryFile('gemini', { pid, port }, stale);
-      else scene.writeDiscoveryFile('qwen-lock', { port: port }, stale);
+      scene.writeFileFor(kind, stale, pid);
       return { cwd: ws, expect: live };
     },
   },
@@ -171,8 +180,7 @@ const CASES: Case[] = [
       const pid = await deadPid();
       const port = await closedPort();
       const stale = { port, workspacePath: ws, authToken: 'stale', ideInfo: IDE_INFO, ppid: pid };
-      if (kind === 'gemini') scene.writeDiscoveryFile('gemini', { pid, port }, stale);
-      else scene.writeDiscoveryFile('qwen-lock', { port: port }, stale);
+      scene.writeFileFor(kind, stale, pid);
       return { cwd: ws, expect: 'no connection' };
     },
   },
@@ -200,18 +208,9 @@ const CASES: Case[] = [
   {
     name: 'a wrong token',
     async setup(scene, kind) {
-      const ws = scene.folder('ws');
-      const engine = await scene.startEngine([ws], { hidden: true });
+      const { ws, engine } = await hiddenEngine(scene);
       const data = { port: engine.port, workspacePath: ws, authToken: 'wrong', ideInfo: IDE_INFO };
-      if (kind === 'gemini') {
-        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
-      } else {
-        scene.writeDiscoveryFile(
-          'qwen-lock',
-          { port: engine.port },
-          { ...data, ppid: process.pid },
-        );
-      }
+      scene.writeFileFor(kind, data);
       return { cwd: ws, expect: 'no connection' };
     },
   },
@@ -240,36 +239,16 @@ const CASES: Case[] = [
   {
     name: 'a file without ideInfo',
     async setup(scene, kind) {
-      const ws = scene.folder('ws');
-      const engine = await scene.startEngine([ws], { hidden: true });
-      const data = { port: engine.port, workspacePath: ws, authToken: scene.tokenOf(engine) };
-      if (kind === 'gemini') {
-        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
-      } else {
-        scene.writeDiscoveryFile(
-          'qwen-lock',
-          { port: engine.port },
-          { ...data, ppid: process.pid },
-        );
-      }
+      const { ws, engine } = await hiddenEngine(scene);
+      scene.writeFileFor(kind, scene.fieldsFor(engine, ws));
       return { cwd: ws, expect: 'no connection' };
     },
   },
   {
     name: 'a file without ideInfo, TERM_PROGRAM=vscode',
     async setup(scene, kind) {
-      const ws = scene.folder('ws');
-      const engine = await scene.startEngine([ws], { hidden: true });
-      const data = { port: engine.port, workspacePath: ws, authToken: scene.tokenOf(engine) };
-      if (kind === 'gemini') {
-        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
-      } else {
-        scene.writeDiscoveryFile(
-          'qwen-lock',
-          { port: engine.port },
-          { ...data, ppid: process.pid },
-        );
-      }
+      const { ws, engine } = await hiddenEngine(scene);
+      scene.writeFileFor(kind, scene.fieldsFor(engine, ws));
       return { cwd: ws, env: { TERM_PROGRAM: 'vscode' }, expect: engine };
     },
   },
@@ -277,17 +256,11 @@ const CASES: Case[] = [
     name: "an older companion's file named after the IDE PID",
     clients: ['gemini'],
     async setup(scene) {
-      const ws = scene.folder('ws');
-      const engine = await scene.startEngine([ws], { hidden: true });
+      const { ws, engine } = await hiddenEngine(scene);
       scene.writeDiscoveryFile(
         'gemini-pid',
         { pid: process.pid },
-        {
-          port: engine.port,
-          workspacePath: ws,
-          authToken: scene.tokenOf(engine),
-          ideInfo: IDE_INFO,
-        },
+        { ...scene.fieldsFor(engine, ws), ideInfo: IDE_INFO },
       );
       return { cwd: ws, env: { GEMINI_CLI_IDE_PID: String(process.pid) }, expect: engine };
     },
@@ -296,17 +269,11 @@ const CASES: Case[] = [
     name: 'a lock without ppid whose workspace is gone',
     clients: ['qwen'],
     async setup(scene) {
-      const ws = scene.folder('ws');
-      const engine = await scene.startEngine([ws], { hidden: true });
+      const { ws, engine } = await hiddenEngine(scene);
       scene.writeDiscoveryFile(
         'qwen-lock',
         { port: engine.port },
-        {
-          port: engine.port,
-          workspacePath: join(scene.root, 'removed'),
-          authToken: scene.tokenOf(engine),
-          ideInfo: IDE_INFO,
-        },
+        { ...scene.fieldsFor(engine, join(scene.root, 'removed')), ideInfo: IDE_INFO },
       );
       return { cwd: ws, expect: 'no connection' };
     },
@@ -314,23 +281,9 @@ const CASES: Case[] = [
   {
     name: 'a discovery file whose workspacePath is not a string',
     async setup(scene, kind) {
-      const ws = scene.folder('ws');
-      const engine = await scene.startEngine([ws], { hidden: true });
-      const data = {
-        port: engine.port,
-        workspacePath: [ws],
-        authToken: scene.tokenOf(engine),
-        ideInfo: IDE_INFO,
-      };
-      if (kind === 'gemini') {
-        scene.writeDiscoveryFile('gemini', { pid: process.pid, port: engine.port }, data);
-      } else {
-        scene.writeDiscoveryFile(
-          'qwen-lock',
-          { port: engine.port },
-          { ...data, ppid: process.pid },
-        );
-      }
+      const { ws, engine } = await hiddenEngine(scene);
+      const data = { ...scene.fieldsFor(engine, ws), workspacePath: [ws], ideInfo: IDE_INFO };
+      scene.writeFileFor(kind, data);
       return { cwd: ws, expect: 'crash' };
     },
   },

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { basename, join } from 'node:path';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { containerFacts } from '@tandem/core';
 import { evaluate, startRealClient, type ClientKind } from '@tandem/testkit';
-import { closedPort, deadPid, runCommand, TestScene } from '../scan/test-scene.fixture.js';
+import { closedPort, deadPid, sceneForEachTest } from '../scan/test-scene.fixture.js';
 import { envCommand } from './env-command.js';
+import { assertUsage } from '../command-usage.fixture.js';
 
 const NAMES = [
   'GEMINI_CLI_IDE_SERVER_PORT',
@@ -14,22 +15,10 @@ const NAMES = [
   'QWEN_CODE_IDE_WORKSPACE_PATH',
 ];
 
-let scene: TestScene;
-
-beforeEach(() => {
-  scene = new TestScene();
-});
-
-afterEach(async () => {
-  await scene.dispose();
-});
-
-function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return scene.env({ SHELL: '/bin/bash', ...extra });
-}
+const scene = sceneForEachTest();
 
 function tandemEnv(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {
-  return runCommand(envCommand, argv, { cwd, env: env(extra) });
+  return scene().run(envCommand, cwd, argv, { SHELL: '/bin/bash', ...extra });
 }
 
 /** What the printed code sets, read back by a real bash. */
@@ -47,9 +36,9 @@ function geminiPidOf(paths: readonly string[]): string {
 
 describe('tandem env', () => {
   test('exports the variables of the editor that has the folder open', async () => {
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
-    const { status, stdout, stderr } = await tandemEnv(scene.folder('ws/src'));
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
+    const { status, stdout, stderr } = await tandemEnv(scene().folder('ws/src'));
     assert.equal(status, 0, stderr);
     assert.equal(stderr, '');
     assert.deepEqual(exported(stdout), {
@@ -69,9 +58,9 @@ describe('tandem env', () => {
   });
 
   test('--cwd names the folder; the syntax follows $SHELL or --shell', async () => {
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
-    const fish = await tandemEnv(scene.root, ['--cwd', 'ws'], { SHELL: '/usr/bin/fish' });
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
+    const fish = await tandemEnv(scene().root, ['--cwd', 'ws'], { SHELL: '/usr/bin/fish' });
     assert.equal(fish.status, 0, fish.stderr);
     assert.match(
       fish.stdout,
@@ -85,9 +74,9 @@ describe('tandem env', () => {
   });
 
   test('the most specific workspace wins over a newer editor of a parent folder', async () => {
-    const inner = await scene.startEngine([scene.folder('ws/pkg')]);
-    const outer = await scene.startEngine([scene.folder('ws')]);
-    const { status, stdout, stderr } = await tandemEnv(scene.folder('ws/pkg/src'));
+    const inner = await scene().startEngine([scene().folder('ws/pkg')]);
+    const outer = await scene().startEngine([scene().folder('ws')]);
+    const { status, stdout, stderr } = await tandemEnv(scene().folder('ws/pkg/src'));
     assert.equal(status, 0);
     assert.equal(exported(stdout).GEMINI_CLI_IDE_SERVER_PORT, String(inner.port));
     assert.match(stderr, /2 editors have this folder open/);
@@ -95,9 +84,9 @@ describe('tandem env', () => {
   });
 
   test('among editors of the same folder the newest wins; --port picks another', async () => {
-    const ws = scene.folder('ws');
-    const older = await scene.startEngine([ws]);
-    const newer = await scene.startEngine([ws]);
+    const ws = scene().folder('ws');
+    const older = await scene().startEngine([ws]);
+    const newer = await scene().startEngine([ws]);
     const chosen = await tandemEnv(ws);
     assert.equal(exported(chosen.stdout).QWEN_CODE_IDE_SERVER_PORT, String(newer.port));
     const picked = await tandemEnv(ws, ['--port', String(older.port)]);
@@ -107,9 +96,9 @@ describe('tandem env', () => {
   });
 
   test('no editor for the folder: exit 1, the reason on stderr, nothing on stdout', async () => {
-    const other = scene.folder('other');
-    const engine = await scene.startEngine([other]);
-    const ws = scene.folder('ws');
+    const other = scene().folder('other');
+    const engine = await scene().startEngine([other]);
+    const ws = scene().folder('ws');
     const { status, stdout, stderr } = await tandemEnv(ws);
     assert.equal(status, 1);
     assert.equal(stdout, '');
@@ -127,23 +116,12 @@ describe('tandem env', () => {
   });
 
   test('files of editors that are gone do not count', async () => {
-    const ws = scene.folder('ws');
+    const ws = scene().folder('ws');
     const pid = await deadPid();
     const port = await closedPort();
-    scene.writeDiscoveryFile(
-      'qwen-lock',
-      { port: port },
-      { port, workspacePath: ws, authToken: 't', ppid: pid },
-    );
-    scene.writeDiscoveryFile(
-      'gemini',
-      { pid, port },
-      {
-        port,
-        workspacePath: ws,
-        authToken: 't',
-      },
-    );
+    const content = { port, workspacePath: ws, authToken: 't' };
+    scene().writeFileFor('qwen', content, pid);
+    scene().writeFileFor('gemini', content, pid);
     const { status, stderr } = await tandemEnv(ws);
     assert.equal(status, 1);
     assert.match(stderr, /No editor companion is running/);
@@ -151,17 +129,9 @@ describe('tandem env', () => {
   });
 
   test("a companion with only Gemini CLI's file: the Qwen variables are unset", async () => {
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws], { hidden: true });
-    scene.writeDiscoveryFile(
-      'gemini',
-      { pid: process.pid, port: engine.port },
-      {
-        port: engine.port,
-        workspacePath: ws,
-        authToken: scene.tokenOf(engine),
-      },
-    );
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws], { hidden: true });
+    scene().writeFileFor('gemini', scene().fieldsFor(engine, ws));
     const { status, stdout } = await tandemEnv(ws);
     assert.equal(status, 0);
     const result = evaluate('bash', stdout, NAMES, { QWEN_CODE_IDE_SERVER_PORT: '1' });
@@ -170,17 +140,9 @@ describe('tandem env', () => {
   });
 
   test("an older companion's file named after a PID: GEMINI_CLI_IDE_PID names it", async () => {
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws], { hidden: true });
-    scene.writeDiscoveryFile(
-      'gemini-pid',
-      { pid: process.pid },
-      {
-        port: engine.port,
-        workspacePath: ws,
-        authToken: scene.tokenOf(engine),
-      },
-    );
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws], { hidden: true });
+    scene().writeDiscoveryFile('gemini-pid', { pid: process.pid }, scene().fieldsFor(engine, ws));
     const { status, stdout } = await tandemEnv(ws);
     assert.equal(status, 0);
     assert.deepEqual(exported(stdout), {
@@ -193,8 +155,8 @@ describe('tandem env', () => {
   });
 
   test('in a container, Gemini CLI is told to dial 127.0.0.1; an override already set stays', async () => {
-    const ws = scene.folder('ws');
-    await scene.startEngine([ws]);
+    const ws = scene().folder('ws');
+    await scene().startEngine([ws]);
     const read = (code: string) => evaluate('bash', code, ['REMOTE_CONTAINERS']);
     const inContainer = containerFacts({}).marker !== undefined;
     const plain = await tandemEnv(ws, [], {
@@ -210,21 +172,14 @@ describe('tandem env', () => {
   });
 
   test('usage errors exit 2; --help exits 0', async () => {
-    const ws = scene.folder('ws');
-    for (const argv of [
+    const ws = scene().folder('ws');
+    await assertUsage('env', (argv) => tandemEnv(ws, argv), [
       ['--nope'],
       ['extra'],
       ['--shell', 'tcsh'],
       ['--port', 'x'],
       ['--cwd', join(ws, 'missing')],
-    ]) {
-      const { status, stderr } = await tandemEnv(ws, argv);
-      assert.equal(status, 2, argv.join(' '));
-      assert.match(stderr, /Usage: tandem env/);
-    }
-    const help = await tandemEnv(ws, ['--help']);
-    assert.equal(help.status, 0);
-    assert.match(help.stdout, /^Usage: tandem env/);
+    ]);
   });
 });
 
@@ -233,24 +188,24 @@ describe('tandem env makes the real clients pick the chosen editor', () => {
     test(`${kind}: two editors on one folder, --port names the older`, async () => {
       // Left alone, both clients pick the newer editor: Qwen Code the newest lock, Gemini CLI
       // the file named after the higher running PID.
-      const ws = scene.folder('ws');
+      const ws = scene().folder('ws');
       const [low, high] = [process.ppid, process.pid].sort((a, b) => a - b) as [number, number];
-      const older = await scene.startEngine([ws], { geminiIdePid: low });
-      await scene.startEngine([ws], { geminiIdePid: high });
+      const older = await scene().startEngine([ws], { geminiIdePid: low });
+      await scene().startEngine([ws], { geminiIdePid: high });
       const { stdout } = await tandemEnv(ws, ['--port', String(older.port)]);
       const variables = exported(stdout);
       const client = await startRealClient({
         kind,
         cwd: ws,
-        tmpDir: scene.tmpDir,
-        qwenHome: scene.qwenHome,
-        home: scene.home,
+        tmpDir: scene().tmpDir,
+        qwenHome: scene().qwenHome,
+        home: scene().home,
         env: variables,
       });
       try {
         const state = await client.connect();
         assert.equal(state.status, 'connected', state.details);
-        assert.deepEqual(scene.connectedPorts(), [older.port]);
+        assert.deepEqual(scene().connectedPorts(), [older.port]);
       } finally {
         await client.kill();
       }
@@ -266,8 +221,8 @@ describe('tandem env in a container', () => {
       );
       return;
     }
-    const ws = scene.folder('ws');
-    const engine = await scene.startEngine([ws]);
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws]);
     const noOverride = {
       REMOTE_CONTAINERS: undefined,
       SSH_CONNECTION: undefined,
@@ -278,9 +233,9 @@ describe('tandem env in a container', () => {
       const client = await startRealClient({
         kind: 'gemini',
         cwd: ws,
-        tmpDir: scene.tmpDir,
-        qwenHome: scene.qwenHome,
-        home: scene.home,
+        tmpDir: scene().tmpDir,
+        qwenHome: scene().qwenHome,
+        home: scene().home,
         env: { ...noOverride, ...env },
       });
       try {
@@ -296,6 +251,6 @@ describe('tandem env in a container', () => {
     assert.equal(exportedHere.REMOTE_CONTAINERS, 'true');
     const withThem = await connect(exportedHere);
     assert.equal(withThem.status, 'connected', withThem.details);
-    assert.deepEqual(scene.connectedPorts(), [engine.port]);
+    assert.deepEqual(scene().connectedPorts(), [engine.port]);
   });
 });

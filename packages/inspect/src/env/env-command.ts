@@ -1,10 +1,4 @@
-import {
-  type CommandIO,
-  existingDirectory,
-  parseCommandArgs,
-  UsageError,
-  withUsage,
-} from '@tandem/command';
+import { type CommandIO, folderCommand, portNumber, UsageError } from '@tandem/command';
 import { checkFiles, groupByPort, Prober, type Companion } from '../scan/companions.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import { containerFacts, containerTerminalVariables, discoveryLocations } from '@tandem/core';
@@ -36,25 +30,19 @@ Options:
 Exit status: 0 with the exports on stdout; 1 when no running editor has DIR open (or the one on
 --port does not), with the reason on stderr; 2 on a usage error.`;
 
-export function envCommand(argv: string[], io: CommandIO): Promise<number> {
-  return withUsage('env', envUsage, io, async () => {
-    const { values } = parseCommandArgs(argv, {
-      cwd: { type: 'string' },
-      shell: { type: 'string' },
-      port: { type: 'string' },
-    });
+export const envCommand = folderCommand(
+  'env',
+  envUsage,
+  { shell: { type: 'string' }, port: { type: 'string' } },
+  (values, dir, io) => {
     const shell = values.shell ?? shellFromEnv(io.env);
     if (!(SHELLS as readonly string[]).includes(shell)) {
       throw new UsageError(`unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish`);
     }
-    const port = values.port === undefined ? undefined : Number(values.port);
-    if (port !== undefined && !(Number.isInteger(port) && port > 0 && port <= 65535)) {
-      throw new UsageError(`--port takes a port number, not ${JSON.stringify(values.port)}`);
-    }
-    const dir = await existingDirectory(io.cwd, values.cwd);
+    const port = values.port === undefined ? undefined : portNumber(values.port);
     return exportsFor(dir, shell as Shell, port, io);
-  });
-}
+  },
+);
 
 async function exportsFor(
   dir: string,

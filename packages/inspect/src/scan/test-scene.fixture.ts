@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { afterEach, beforeEach } from 'node:test';
 import {
   discoveryFilePath,
   discoveryLocations,
@@ -16,7 +17,7 @@ import {
   type EditorInfo,
   listenOnLoopback,
 } from '@tandem/core';
-import { type CommandIO } from '@tandem/command';
+import type { Command } from '@tandem/command';
 
 export const NEOVIM: EditorInfo = { name: 'neovim', displayName: 'Neovim', pid: process.pid };
 
@@ -96,6 +97,38 @@ export class TestScene {
     return (JSON.parse(readFileSync(file, 'utf8')) as { authToken: string }).authToken;
   }
 
+  /** The fields of a hand-written discovery file that lead to `engine` (its port and token). */
+  fieldsFor(
+    engine: Engine,
+    workspacePath: string,
+  ): { port: number; workspacePath: string; authToken: string } {
+    return { port: engine.port, workspacePath, authToken: this.tokenOf(engine) };
+  }
+
+  /**
+   * The discovery file that the CLI of `kind` reads, holding `content` (whose `port` names it):
+   * Gemini CLI's named after `pid`, or Qwen Code's lock with `pid` as its `ppid`.
+   */
+  writeFileFor(
+    kind: 'gemini' | 'qwen',
+    content: { port: number } & Record<string, unknown>,
+    pid = process.pid,
+  ): string {
+    return kind === 'gemini'
+      ? this.writeDiscoveryFile('gemini', { pid, port: content.port }, content)
+      : this.writeDiscoveryFile('qwen-lock', { port: content.port }, { ...content, ppid: pid });
+  }
+
+  /** Runs `command` in this process from `cwd`, in the scene's environment (`extra` last). */
+  run(
+    command: Command,
+    cwd: string,
+    argv: string[],
+    extra: NodeJS.ProcessEnv = {},
+  ): Promise<{ status: number; stdout: string; stderr: string }> {
+    return runCommand(command, argv, { cwd, env: this.env(extra) });
+  }
+
   /** A discovery file of `kind` where the scene's CLIs look, optionally dated `ageMs` ago. */
   writeDiscoveryFile(
     kind: DiscoveryKind,
@@ -130,6 +163,21 @@ export class TestScene {
   }
 }
 
+/** A fresh scene for every test of the file, disposed after it: call the result for it. */
+export function sceneForEachTest(): () => TestScene {
+  let scene: TestScene | undefined;
+  beforeEach(() => {
+    scene = new TestScene();
+  });
+  afterEach(async () => {
+    await scene?.dispose();
+  });
+  return () => {
+    if (!scene) throw new Error('the scene exists only while a test runs');
+    return scene;
+  };
+}
+
 /** The PID of a process that has exited. */
 export async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
@@ -149,7 +197,7 @@ export async function closedPort(): Promise<number> {
 
 /** Runs a command in this process with a private environment; returns what it printed. */
 export async function runCommand(
-  command: (argv: string[], io: CommandIO) => Promise<number>,
+  command: Command,
   argv: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<{ status: number; stdout: string; stderr: string }> {

@@ -91,31 +91,26 @@ function verdict(check: WorkspaceCheck): boolean {
 }
 
 describe('workspace checks agree with the clients', () => {
-  test('Gemini CLI', () => {
-    for (const [workspacePath, cwd] of cases()) {
-      process.chdir(cwd);
-      const theirs = geminiValidate(workspacePath, cwd);
-      const ours = geminiWorkspaceCheck(workspacePath, cwd);
-      const label = `${JSON.stringify(workspacePath)} from ${cwd}`;
-      assert.equal(verdict(ours), theirs.isValid, label);
-      if (ours.outcome === 'mismatch') {
-        assert.ok(theirs.error?.endsWith(ours.roots.join(', ')), `${label}: ${theirs.error}`);
+  for (const [name, kind] of [
+    ['Gemini CLI', 'gemini'],
+    ['Qwen Code', 'qwen'],
+  ] as const) {
+    test(name, () => {
+      // The clients' own functions are loaded by `before`.
+      const validate = kind === 'gemini' ? geminiValidate : qwenValidate;
+      const check = kind === 'gemini' ? geminiWorkspaceCheck : qwenWorkspaceCheck;
+      for (const [workspacePath, cwd] of cases()) {
+        process.chdir(cwd);
+        const theirs = validate(workspacePath, cwd);
+        const ours = check(workspacePath, cwd);
+        const label = `${JSON.stringify(workspacePath)} from ${cwd}`;
+        assert.equal(verdict(ours), theirs.isValid, label);
+        if (ours.outcome === 'mismatch') {
+          assert.ok(theirs.error?.endsWith(ours.roots.join(', ')), `${label}: ${theirs.error}`);
+        }
       }
-    }
-  });
-
-  test('Qwen Code', () => {
-    for (const [workspacePath, cwd] of cases()) {
-      process.chdir(cwd);
-      const theirs = qwenValidate(workspacePath, cwd);
-      const ours = qwenWorkspaceCheck(workspacePath, cwd);
-      const label = `${JSON.stringify(workspacePath)} from ${cwd}`;
-      assert.equal(verdict(ours), theirs.isValid, label);
-      if (ours.outcome === 'mismatch') {
-        assert.ok(theirs.error?.endsWith(ours.roots.join(', ')), `${label}: ${theirs.error}`);
-      }
-    }
-  });
+    });
+  }
 
   test('a workspacePath that is not a string makes both clients throw', () => {
     const cwd = join(root, 'ws');
