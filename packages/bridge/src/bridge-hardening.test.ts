@@ -8,11 +8,12 @@ import { chown, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_ANSWER_BYTES } from '@tandem/core';
+import { initializeRequest, MAX_ANSWER_BYTES } from '@tandem/core';
 import {
   BridgeEditor,
+  needsRoot,
   realClientIn,
   Sandbox,
   TANDEM,
@@ -66,14 +67,6 @@ async function writeMany(editor: BridgeEditor, head: string, bytes: number, fill
   for (let left = bytes; left > 0; left -= chunk.length) {
     await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
   }
-}
-
-function needsRoot(t: TestContext): boolean {
-  if (process.getuid?.() === 0) return true;
-  const reason = 'needs root to give a folder to another user (CI runs as root)';
-  console.log(`skipped: ${reason}`);
-  t.skip(reason);
-  return false;
 }
 
 describe('tandem bridge refuses what it cannot take, and keeps serving', () => {
@@ -187,16 +180,7 @@ async function openSession(port: number, token: string): Promise<void> {
   const initialize = await fetch(`http://127.0.0.1:${port}/mcp`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'load', version: '1' },
-      },
-    }),
+    body: initializeRequest('load'),
   });
   await initialize.text();
   const sessionId = initialize.headers.get('mcp-session-id')!;

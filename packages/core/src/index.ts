@@ -36,6 +36,7 @@ export {
   type OtherEditor,
   type WarningCode,
 } from './clients/companion-warnings.js';
+export { initializeRequest, MCP_PROTOCOL_VERSIONS } from './clients/initialize-request.js';
 export {
   CONTAINER_LOOPBACK_VARIABLE,
   CONTAINER_LOOPBACK_VARIABLES,

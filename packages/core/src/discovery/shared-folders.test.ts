@@ -7,22 +7,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmod, chown, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, it, type TestContext } from 'node:test';
-import { memoryLogger, RecordingEditor, Sandbox } from '@tandem/testkit';
+import { describe, it } from 'node:test';
+import { memoryLogger, needsRoot, RecordingEditor, Sandbox } from '@tandem/testkit';
 import { discoveryLocations } from '../clients/discovery-rules.js';
 import { startEngine } from '../engine.fixture.js';
 import { folderProblem, readSmallRegularFile } from './safe-folder.js';
 
 const NOBODY = 65534;
-
-/** Making a folder "another user's" takes `chown`, which only root may do. */
-function needsRoot(t: TestContext): boolean {
-  if (process.getuid?.() === 0) return true;
-  const reason = 'needs root to give a folder to another user (CI runs as root)';
-  console.log(`skipped: ${reason}`);
-  t.skip(reason);
-  return false;
-}
 
 async function withSandbox(body: (sandbox: Sandbox) => Promise<void>): Promise<void> {
   const sandbox = new Sandbox();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
-import { memoryLogger, waitFor } from '@tandem/testkit';
+import { memoryLogger, rawRequest, waitFor } from '@tandem/testkit';
 import { McpListener } from './mcp-listener.js';
 
 const TOKEN = 'a'.repeat(43);
@@ -59,22 +59,11 @@ test('idle connections beyond the limit make room for a CLI; a CLI’s stream an
     await waitFor('idle connections closed', () =>
       sockets.filter((s) => s.closed).length >= 8 ? true : undefined,
     );
-    const status = await new Promise<number>((resolve, reject) => {
-      request(
-        {
-          port,
-          host: '127.0.0.1',
-          path: '/mcp',
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-        },
-        (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        },
-      )
-        .on('error', reject)
-        .end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    const { status } = await rawRequest(port, {
+      method: 'POST',
+      path: '/mcp',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
     });
     assert.equal(status, 200);
     assert.equal(streamClosed, false, 'the open stream was kept');

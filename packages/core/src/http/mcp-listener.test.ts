@@ -2,62 +2,24 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { memoryLogger, RecordingEditor, Sandbox } from '@tandem/testkit';
+import {
+  memoryLogger,
+  rawRequest,
+  RecordingEditor,
+  Sandbox,
+  type RawReply,
+  type RawRequest,
+} from '@tandem/testkit';
+import { initializeRequest } from '../clients/initialize-request.js';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
 
-interface Reply {
-  status: number;
-  body: string;
-  headers: Record<string, string | string[] | undefined>;
+/** A request with full control of the headers, to the MCP endpoint unless told. */
+function send(port: number, options: RawRequest): Promise<RawReply> {
+  return rawRequest(port, { method: 'POST', path: '/mcp', ...options });
 }
 
-/** A request with full control of the headers (fetch does not let a test forge `Host`). */
-function send(
-  port: number,
-  options: {
-    method?: string;
-    path?: string;
-    headers?: Record<string, string>;
-    body?: string | Buffer;
-  },
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: options.method ?? 'POST',
-        path: options.path ?? '/mcp',
-        headers: options.headers,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString(),
-            headers: res.headers,
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'security-test', version: '1' },
-  },
-});
+const initialize = initializeRequest('security-test');
 
 describe('the MCP listener refuses what it must and survives it', () => {
   let sandbox: Sandbox;

@@ -1,17 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { notificationInvalidity, type IdeNotification } from '@tandem/core';
+import { MCP_PROTOCOL_VERSIONS, notificationInvalidity, type IdeNotification } from '@tandem/core';
 import type { ClientKind } from '../doctor/prediction.js';
 
 /** The notifications the clients parse with a schema (others they ignore). */
 const JUDGED = new Set(['ide/contextUpdate', 'ide/diffAccepted', 'ide/diffRejected']);
-
-/** The MCP protocol version each real client sends in `initialize` (SPEC-NOTES §1). */
-export const PROTOCOL_VERSIONS: Record<ClientKind, string> = {
-  gemini: '2025-06-18',
-  qwen: '2025-11-25',
-};
 
 export interface CompanionAddress {
   port: number;
@@ -165,6 +159,6 @@ function introducedAs(message: JSONRPCMessage, kind: ClientKind): JSONRPCMessage
   }
   return {
     ...message,
-    params: { ...message.params, protocolVersion: PROTOCOL_VERSIONS[kind] },
+    params: { ...message.params, protocolVersion: MCP_PROTOCOL_VERSIONS[kind] },
   };
 }

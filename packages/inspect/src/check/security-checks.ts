@@ -1,4 +1,5 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { initializeRequest } from '@tandem/core';
 import { probeCompanion } from '../scan/mcp-probe.js';
 import { outcome, type CheckResult, type CheckRule } from './check-report.js';
 import type { CompanionAddress } from './check-client.js';
@@ -80,7 +81,7 @@ interface RawAnswer {
 /** The HTTP guards, as a hostile program or web page would meet them. */
 export async function checkSecurity(address: CompanionAddress): Promise<CheckResult[]> {
   const { port, token } = address;
-  const body = initializeBody();
+  const body = initializeRequest('tandem-check');
   const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const host = `127.0.0.1:${port}`;
   const checks: CheckResult[] = [];
@@ -169,19 +170,6 @@ function answered(answer: RawAnswer): string {
 
 function jsonHeaders(): Record<string, string> {
   return { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-}
-
-function initializeBody(): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'tandem-check', version: '1' },
-    },
-  });
 }
 
 /** One request with exactly these headers (Host included); the body is then discarded. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { CLIENT_NAMES } from '../doctor/prediction.js';
-import { CheckClient, PROTOCOL_VERSIONS, type CompanionAddress } from './check-client.js';
+import { MCP_PROTOCOL_VERSIONS } from '@tandem/core';
+import { CheckClient, type CompanionAddress } from './check-client.js';
 import { outcome, type CheckResult, type CheckRule } from './check-report.js';
 import { CONTEXT_MS, REQUEST_MS } from './transport-checks.js';
 
@@ -79,7 +80,7 @@ export async function checkSessions(
       outcome(
         SESSION_RULES.routing,
         answers.every((answer) => answer === 'answered'),
-        `closeDiff on the first session (${CLIENT_NAMES.gemini}, ${PROTOCOL_VERSIONS.gemini}): ${answers[0]}; on the second: ${answers[1]}`,
+        `closeDiff on the first session (${CLIENT_NAMES.gemini}, ${MCP_PROTOCOL_VERSIONS.gemini}): ${answers[0]}; on the second: ${answers[1]}`,
       ),
     );
     const id = first.sessionId;
@@ -106,7 +107,7 @@ async function freedCheck(address: CompanionAddress, id: string | undefined): Pr
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-session-id': id,
-        'mcp-protocol-version': PROTOCOL_VERSIONS.gemini,
+        'mcp-protocol-version': MCP_PROTOCOL_VERSIONS.gemini,
         ...(address.token && { authorization: `Bearer ${address.token}` }),
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),

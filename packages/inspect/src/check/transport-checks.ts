@@ -1,5 +1,6 @@
 import { CLIENT_NAMES, type ClientKind } from '../doctor/prediction.js';
-import { CheckClient, PROTOCOL_VERSIONS, type CompanionAddress } from './check-client.js';
+import { MCP_PROTOCOL_VERSIONS } from '@tandem/core';
+import { CheckClient, type CompanionAddress } from './check-client.js';
 import { outcome, type CheckResult, type CheckRule } from './check-report.js';
 
 export const TRANSPORT_RULES = {
@@ -68,7 +69,7 @@ export async function checkTransport(
     outcome(
       TRANSPORT_RULES.initialize,
       true,
-      `as ${name} with ${PROTOCOL_VERSIONS[kind]}: answered ${client.protocolVersion ?? '?'}`,
+      `as ${name} with ${MCP_PROTOCOL_VERSIONS[kind]}: answered ${client.protocolVersion ?? '?'}`,
       clients,
     ),
   ];

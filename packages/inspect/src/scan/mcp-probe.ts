@@ -3,6 +3,7 @@
  * token, then `tools/list`; then the session is deleted so that nothing lingers. No `Origin`
  * header is sent and `Host` is the address dialled, as with the CLIs.
  */
+import { initializeRequest, MCP_PROTOCOL_VERSIONS } from '@tandem/core';
 
 export type ProbeOutcome =
   /** The companion answered `initialize` and accepted the token. */
@@ -35,7 +36,6 @@ export interface ProbeTarget {
   token?: string;
 }
 
-const PROTOCOL_VERSION = '2025-06-18';
 const DEFAULT_TIMEOUT_MS = 3000;
 
 export async function probeCompanion(
@@ -55,16 +55,7 @@ export async function probeCompanion(
       method: 'POST',
       headers,
       signal,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: PROTOCOL_VERSION,
-          capabilities: {},
-          clientInfo: { name: 'tandem-probe', version: '1' },
-        },
-      }),
+      body: initializeRequest('tandem-probe'),
     });
     sessionId = initialize.headers.get('mcp-session-id');
     const refusal = refusalOf(initialize.status);
@@ -81,7 +72,7 @@ export async function probeCompanion(
       };
     }
     if (sessionId) headers['mcp-session-id'] = sessionId;
-    headers['mcp-protocol-version'] = PROTOCOL_VERSION;
+    headers['mcp-protocol-version'] = MCP_PROTOCOL_VERSIONS.gemini;
     const list = await fetch(url, {
       method: 'POST',
       headers,
