@@ -1,19 +1,16 @@
 /**
- * The README's picture of a real diff in Neovim: Neovim runs in tmux with Tandem, the real
- * Gemini CLI client proposes an edit, and the captured screen (with its colours) becomes HTML
- * that Chromium turns into a PNG. Needs nvim, tmux, Chromium and the built sidecar.
- * `npm run screenshots` renders it into docs/images (render-screenshot.ts).
+ * The README's picture of a diff in Neovim (`@tandem/testkit`'s `DiffScreenshotDriver`): Neovim
+ * in tmux with a dark theme, its screen captured with its colours. Needs nvim, tmux, Chromium
+ * and the built sidecar. `screen.test.ts` renders it into a temporary file;
+ * `render-screenshot.ts` (`npm run screenshots`) into docs/images.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { Sandbox, startRealClient } from '@tandem/testkit';
-import { ansiToHtml } from './ansi-to-html.js';
+import { tmuxScreenshot, type DiffScreenshotDriver } from '@tandem/testkit';
 import { ScreenNeovim } from './screen-neovim.js';
 
-const WIDTH = 140;
-const HEIGHT = 30;
-const COLORS = { fg: '#cdd6f4', bg: '#1e1e2e' };
+const LOOK = { width: 140, height: 30, colors: { fg: '#cdd6f4', bg: '#1e1e2e' } };
+const FILE = 'src/temperature.ts';
 
 /** A dark colour scheme for the picture, in the highlight groups Neovim 0.7 knows. */
 const THEME = `
@@ -84,65 +81,26 @@ export function describe(celsius: number): string {
 }
 `;
 
-/** Renders the picture into the PNG file `out`. */
-export async function renderDiffScreenshot(out: string): Promise<void> {
-  const sandbox = new Sandbox();
-  const theme = path.join(sandbox.root, 'theme.lua');
-  writeFileSync(theme, THEME);
-  const file = path.join(sandbox.workspace, 'src', 'temperature.ts');
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, BEFORE);
-  const screen = await ScreenNeovim.start(sandbox, {
-    width: WIDTH,
-    height: HEIGHT,
-    args: ['-c', `luafile ${theme}`, file],
-  });
-  const gemini = await startRealClient({
-    kind: 'gemini',
-    cwd: sandbox.workspace,
-    tmpDir: sandbox.tmpDir,
-    qwenHome: sandbox.qwenHome,
-  });
-  try {
-    await gemini.connect();
-    const diff = gemini.openDiff(file, AFTER);
-    await diff.opened;
-    await screen.waitForText('accept: :w');
-    const html = ansiToHtml(await screen.captureAnsi(), WIDTH, COLORS);
-    await gemini.resolveDiffFromCli(file, 'rejected');
-    await screenshot(html, out);
-  } finally {
-    await gemini.kill();
-    await screen.stop();
-    sandbox.remove();
-  }
-}
-
-async function screenshot(screenHtml: string, out: string): Promise<void> {
-  const page = `<!doctype html><meta charset="utf-8">
-<style>
-  body { margin: 0; background: ${COLORS.bg}; }
-  #screen { display: inline-block; padding: 12px 14px; background: ${COLORS.bg};
-    font: 15px/1.3 'DejaVu Sans Mono', monospace; white-space: pre; }
-  #screen div { height: 1.3em; }
-</style>
-<div id="screen">${screenHtml}</div>`;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-  try {
-    const tab = await browser.newPage({ deviceScaleFactor: 2 });
-    await tab.setContent(page);
-    mkdirSync(path.dirname(out), { recursive: true });
-    await tab.locator('#screen').screenshot({ path: out });
-  } finally {
-    await browser.close();
-  }
-}
+/** Neovim in tmux with the theme above, the file open: its screen is the picture. */
+export const neovimDiffScreenshot: DiffScreenshotDriver = {
+  name: 'Neovim',
+  file: FILE,
+  before: BEFORE,
+  after: AFTER,
+  async start(sandbox) {
+    const theme = path.join(sandbox.root, 'theme.lua');
+    writeFileSync(theme, THEME);
+    const screen = await ScreenNeovim.start(sandbox, {
+      width: LOOK.width,
+      height: LOOK.height,
+      args: ['-c', `luafile ${theme}`, path.join(sandbox.workspace, FILE)],
+    });
+    return {
+      async waitForDiff() {
+        await screen.waitForText('accept: :w');
+      },
+      screenshot: (out) => tmuxScreenshot(screen.tmuxSocket, LOOK, out),
+      close: () => screen.stop(),
+    };
+  },
+};

@@ -4,13 +4,7 @@
  *
  *   node --import tsx test/neovim/render-screenshot.ts OUT.png
  */
-import path from 'node:path';
-import { renderDiffScreenshot } from './diff-screenshot.js';
+import { writeDiffScreenshot } from '@tandem/testkit';
+import { neovimDiffScreenshot } from './diff-screenshot.js';
 
-const [out] = process.argv.slice(2);
-if (out === undefined) {
-  console.error('usage: node --import tsx test/neovim/render-screenshot.ts OUT.png');
-  process.exit(2);
-}
-await renderDiffScreenshot(path.resolve(out));
-console.log(`wrote ${path.relative(process.cwd(), path.resolve(out))}`);
+await writeDiffScreenshot(neovimDiffScreenshot);

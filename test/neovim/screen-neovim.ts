@@ -37,7 +37,8 @@ export class ScreenNeovim {
   private constructor(
     readonly pane: TmuxPane,
     readonly nvim: NeovimClient,
-    private readonly tmuxDir: string,
+    /** The socket of the pane's tmux server. */
+    readonly tmuxSocket: string,
   ) {}
 
   static async start(sandbox: Sandbox, options: ScreenOptions = {}): Promise<ScreenNeovim> {
@@ -61,7 +62,7 @@ export class ScreenNeovim {
     try {
       await waitFor('the Neovim socket', () => run('test', ['-S', socket]).then(() => true));
       const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
-      const screen = new ScreenNeovim(pane, nvim, tmuxDir);
+      const screen = new ScreenNeovim(pane, nvim, path.join(tmuxDir, 'tmux.sock'));
       await waitFor('Tandem to run', async () => {
         const status = (await nvim.lua(
           `return require('tandem').status()`,
@@ -79,22 +80,6 @@ export class ScreenNeovim {
   /** The screen as text. */
   capture(): Promise<string> {
     return this.pane.capture();
-  }
-
-  /** The screen with its colours and attributes, as ANSI escape sequences. */
-  async captureAnsi(): Promise<string> {
-    const socket = path.join(this.tmuxDir, 'tmux.sock');
-    const { stdout } = await run('tmux', [
-      '-S',
-      socket,
-      'capture-pane',
-      '-p',
-      '-e',
-      '-N',
-      '-t',
-      'main',
-    ]);
-    return stdout;
   }
 
   waitFor(what: string, matches: (screen: string) => boolean): Promise<string> {

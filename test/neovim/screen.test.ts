@@ -1,6 +1,7 @@
 /**
  * Neovim with a real screen (inside tmux): a diff arriving while the user types in a terminal
- * window takes over the screen, shows how to answer, and answers to the keys the user types.
+ * window takes over the screen, shows how to answer, and answers to the keys the user types;
+ * the README's picture of a diff renders.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,12 +9,12 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   neovimSkipReason as skipReason,
-  pngSize,
+  realClientIn,
   Sandbox,
-  startRealClient,
+  testDiffScreenshot,
   type RealClient,
 } from '@tandem/testkit';
-import { renderDiffScreenshot } from './diff-screenshot.js';
+import { neovimDiffScreenshot } from './diff-screenshot.js';
 import { ScreenNeovim } from './screen-neovim.js';
 
 const skip = skipReason({ sidecar: true, tmux: true });
@@ -26,12 +27,7 @@ describe('a diff on a real screen', { skip }, () => {
   before(async () => {
     sandbox = new Sandbox();
     screen = await ScreenNeovim.start(sandbox, { width: 140, height: 36 });
-    gemini = await startRealClient({
-      kind: 'gemini',
-      cwd: sandbox.workspace,
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-    });
+    gemini = await realClientIn(sandbox, 'gemini');
     assert.equal((await gemini.connect()).status, 'connected');
   });
 
@@ -103,21 +99,4 @@ describe('a diff on a real screen', { skip }, () => {
   });
 });
 
-describe(
-  "the README's picture of a diff",
-  { skip: skipReason({ sidecar: true, tmux: true, chromium: true }) },
-  () => {
-    test('renders into a PNG file (here a temporary one; npm run screenshots writes docs/images)', async () => {
-      const sandbox = new Sandbox();
-      try {
-        const out = path.join(sandbox.root, 'neovim-diff.png');
-        await renderDiffScreenshot(out);
-        // A whole screen, not an empty page.
-        const { width } = pngSize(out);
-        assert.ok(width > 1000, `width ${width}`);
-      } finally {
-        sandbox.remove();
-      }
-    });
-  },
-);
+testDiffScreenshot(neovimDiffScreenshot, { skip });

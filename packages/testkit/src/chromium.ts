@@ -1,4 +1,7 @@
-/** Debian's Chromium, driven by playwright-core, for the tests of the review page. */
+/**
+ * Debian's Chromium, driven by playwright-core: the one way every test and picture of Tandem
+ * starts a browser.
+ */
 import { existsSync } from 'node:fs';
 import { chromium, type BrowserContext } from 'playwright-core';
 
@@ -20,17 +23,26 @@ const FLAGS = [
 export function chromiumMissing(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
   const reason = `${CHROMIUM} is not installed`;
-  if (process.env.CI) throw new Error(`CI: ${reason}; the review page tests need it`);
-  console.log(`# skipping the review page tests: ${reason}`);
+  if (process.env.CI) throw new Error(`CI: ${reason}; the browser tests need it`);
+  console.log(`# skipping the browser tests: ${reason}`);
   return reason;
 }
 
+export interface ChromiumOptions {
+  /** Device pixels per CSS pixel: 2 for pictures as sharp as on a high-density screen. */
+  deviceScaleFactor?: number;
+}
+
 /** A headless browser with a fresh profile in `profileDir`. */
-export function launchChromium(profileDir: string): Promise<BrowserContext> {
+export function launchChromium(
+  profileDir: string,
+  options: ChromiumOptions = {},
+): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
     args: FLAGS,
     viewport: { width: 1440, height: 860 },
+    deviceScaleFactor: options.deviceScaleFactor,
   });
 }

@@ -17,6 +17,9 @@ export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export { chromiumMissing, launchChromium } from './chromium.js';
 export { pngSize } from './png.js';
+export * from './screenshots/diff-screenshot.js';
+export * from './screenshots/terminal-screenshot.js';
+export { PYTHON_TEMPERATURE_EDIT } from './screenshots/python-edit.js';
 export { evaluate, needShell, type ShellProgram } from './shells.js';
 export {
   defaultEditor,

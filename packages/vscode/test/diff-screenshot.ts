@@ -1,16 +1,11 @@
 /**
- * The README's picture of a diff in VS Code: a diff that the real Gemini CLI client proposes, in
- * the diff editor of real VS Code (code-server). `screenshot.test.ts` renders it into a temporary
- * file; `scripts/screenshot.ts` writes docs/images/vscode-diff.png on purpose.
+ * The README's picture of a diff in VS Code (`@tandem/testkit`'s `DiffScreenshotDriver`): the
+ * diff editor of real VS Code (code-server) in Chromium. `screenshot.test.ts` renders it into a
+ * temporary file; `render-screenshot.ts` (`npm run screenshots`) into docs/images.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import {
-  CodeServer,
-  codeServerSkipReason as skipReason,
-  realClientIn,
-  Sandbox,
-} from '@tandem/testkit';
+import { CodeServer, codeServerSkipReason, type DiffScreenshotDriver } from '@tandem/testkit';
+
+const FILE = 'src/greeting.ts';
 
 const original = `export interface Greeting {
   name: string;
@@ -36,33 +31,38 @@ export function greet({ name, punctuation = '!', language = 'en' }: Greeting): s
 }
 `;
 
-/** Takes the picture into `out` (a PNG file). */
-export async function renderDiffScreenshot(out: string): Promise<void> {
-  const reason = skipReason();
-  if (reason) throw new Error(reason);
-  const sandbox = new Sandbox('tandem-vscode-screenshot-');
-  const file = path.join(sandbox.workspace, 'src', 'greeting.ts');
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, original);
-  const vscode = await CodeServer.start(sandbox);
-  // The client looks for the discovery files once, when it starts.
-  await vscode.waitForDiscovery();
-  const client = await realClientIn(sandbox, 'gemini');
-  try {
-    await client.connect();
-    await vscode.openFile('src/greeting.ts');
-    await vscode.waitForClient('Gemini CLI');
-    const diff = client.openDiff(file, proposed);
-    await diff.opened;
-    await vscode.waitForDiff('Gemini CLI');
-    await vscode.dismissNotifications();
-    // Let the diff's decorations and syntax colours settle before the picture.
-    await vscode.page.locator('.monaco-diff-editor .char-insert').first().waitFor();
-    await vscode.page.waitForTimeout(1000);
-    await vscode.page.screenshot({ path: out });
-  } finally {
-    await client.kill();
-    await vscode.stop();
-    sandbox.remove();
-  }
-}
+/** code-server in Chromium, the file open: the window is the picture. */
+export const vscodeDiffScreenshot: DiffScreenshotDriver = {
+  name: 'VS Code',
+  file: FILE,
+  before: original,
+  after: proposed,
+  async start(sandbox) {
+    const reason = codeServerSkipReason();
+    if (reason) throw new Error(reason);
+    const vscode = await CodeServer.start(sandbox);
+    try {
+      await vscode.waitForDiscovery();
+      await vscode.openFile(FILE);
+    } catch (error) {
+      await vscode.stop();
+      throw error;
+    }
+    return {
+      async waitForDiff() {
+        await vscode.waitForDiff('Gemini CLI');
+        await vscode.waitForClient('Gemini CLI');
+        // Let the diff's decorations and syntax colours settle before the picture.
+        await vscode.page.locator('.monaco-diff-editor .char-insert').first().waitFor();
+        await vscode.page.waitForTimeout(1000);
+        // Tandem's warnings about this machine (IDE mode off, a container) are not the picture.
+        await vscode.dismissNotifications();
+        await vscode.page.locator('.notification-toast').first().waitFor({ state: 'detached' });
+      },
+      async screenshot(out) {
+        await vscode.page.screenshot({ path: out });
+      },
+      close: () => vscode.stop(),
+    };
+  },
+};

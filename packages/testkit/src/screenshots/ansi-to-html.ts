@@ -5,6 +5,12 @@
 
 const ESC = String.fromCharCode(27);
 
+/** A terminal's default foreground and background colours. */
+export interface TerminalColors {
+  fg: string;
+  bg: string;
+}
+
 interface Style {
   fg?: string;
   bg?: string;
@@ -94,7 +100,7 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function css(style: Style, colors: { fg: string; bg: string }): string {
+function css(style: Style, colors: TerminalColors): string {
   let fg = style.fg ?? colors.fg;
   let bg = style.bg ?? colors.bg;
   if (style.reverse) [fg, bg] = [bg, fg];
@@ -109,11 +115,7 @@ function css(style: Style, colors: { fg: string; bg: string }): string {
  * The screen as HTML lines (a <div> each), `colors` being the terminal's default foreground
  * and background. Every line is padded to `width` columns so backgrounds fill the screen.
  */
-export function ansiToHtml(
-  screen: string,
-  width: number,
-  colors: { fg: string; bg: string },
-): string {
+export function ansiToHtml(screen: string, width: number, colors: TerminalColors): string {
   let style = plain();
   const lines: string[] = [];
   for (const line of screen.replace(/\n$/, '').split('\n')) {

@@ -1,7 +1,8 @@
 /**
  * Renders images/icon.svg to images/icon.png (128×128, the size the Marketplace and Open VSX
- * show) with Chromium. Run after changing the SVG, and commit both:
- * `node --import tsx packages/vscode/scripts/render-icon.ts`
+ * show) with the tests' Chromium (`@tandem/testkit`), which is why it lives with the tests: the
+ * extension's sources never import the testkit. Run after changing the SVG, and commit both:
+ * `node --import tsx packages/vscode/test/render-icon.ts`
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

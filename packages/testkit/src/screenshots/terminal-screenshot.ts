@@ -1,0 +1,53 @@
+/**
+ * A terminal editor's screen as a picture: tmux's capture with its colours, turned into HTML
+ * (one line a row) that Chromium turns into a PNG.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { launchChromium } from '../chromium.js';
+import { ansiToHtml, type TerminalColors } from './ansi-to-html.js';
+
+const run = promisify(execFile);
+
+/** How the terminal looks: its size in columns and rows, its default colours. */
+export interface TerminalLook {
+  width: number;
+  height: number;
+  colors: TerminalColors;
+}
+
+/**
+ * The screen of the one pane of the tmux server at `socket`, in the PNG file `out`: its colours
+ * and attributes as tmux shows them, trailing spaces kept (they may have a background).
+ */
+export async function tmuxScreenshot(
+  socket: string,
+  look: TerminalLook,
+  out: string,
+): Promise<void> {
+  const capture = ['-S', socket, 'capture-pane', '-p', '-e', '-N', '-t', 'main'];
+  const { stdout: screen } = await run('tmux', capture);
+  const { bg } = look.colors;
+  const page = `<!doctype html><meta charset="utf-8">
+<style>
+  body { margin: 0; background: ${bg}; }
+  #screen { display: inline-block; padding: 12px 14px; background: ${bg};
+    font: 15px/1.3 'DejaVu Sans Mono', monospace; white-space: pre; }
+  #screen div { height: 1.3em; }
+</style>
+<div id="screen">${ansiToHtml(screen, look.width, look.colors)}</div>`;
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'tandem-screenshot-'));
+  const browser = await launchChromium(profile, { deviceScaleFactor: 2 });
+  try {
+    const tab = await browser.newPage();
+    await tab.setContent(page);
+    mkdirSync(path.dirname(out), { recursive: true });
+    await tab.locator('#screen').screenshot({ path: out });
+  } finally {
+    await browser.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
