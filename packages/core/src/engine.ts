@@ -86,7 +86,8 @@ export class Engine implements EditorEvents {
     );
     this.sessions = new SessionHub({
       openDiff: (client, filePath, newContent) => this.diffs.open(client, filePath, newContent),
-      closeDiff: (sessionId, filePath, suppress) => this.diffs.close(sessionId, filePath, suppress),
+      closeDiff: (client, filePath, suppress) =>
+        this.diffs.close(client.sessionId, filePath, suppress),
       sessionEnded: (sessionId) => this.diffs.abandon(sessionId),
       clientsChanged: (clients) => {
         options.frontend.clientsChanged?.(clients);

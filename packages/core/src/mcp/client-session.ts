@@ -10,18 +10,22 @@ import { describeClient } from './client-name.js';
 import { contextNotification, invalidity, type IdeNotification } from './ide-notifications.js';
 import { closeDiffResult, openDiffResult } from './tool-results.js';
 
-/** What a session asks of the engine. */
-export interface SessionHost {
+/** The diff tools, as the engine answers them for a session's client. */
+export interface DiffTools {
   openDiff(
-    session: ClientSession,
+    client: ConnectedClient,
     filePath: string,
     newContent: string,
   ): Promise<{ ok: true } | Refusal>;
   closeDiff(
-    session: ClientSession,
+    client: ConnectedClient,
     filePath: string,
     suppressNotification: boolean,
   ): Promise<{ ok: true; content: string | null } | Refusal>;
+}
+
+/** What a session reports to the hub. */
+export interface SessionHost {
   /** The GET stream opened: the session can now receive notifications. */
   streamOpened(session: ClientSession): void;
   /** The session has an id: requests can be routed to it. */
@@ -48,16 +52,17 @@ export class ClientSession {
   /** What this session last received, so an unchanged context is not sent again. */
   private lastContext: string | undefined;
 
+  /** `diffTools` is absent when the editor shows no diffs: the tools are not offered. */
   constructor(
     private readonly host: SessionHost,
-    showsDiffs: boolean,
+    diffTools: DiffTools | undefined,
     private readonly log: Logger,
   ) {
     this.server = new McpServer(
       { name: 'tandem', version: '0.1.0' },
       { capabilities: { tools: {}, logging: {} } },
     );
-    if (showsDiffs) this.registerDiffTools();
+    if (diffTools) this.registerDiffTools(diffTools);
     this.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: () => this.host.sessionInitialized(this),
@@ -65,7 +70,7 @@ export class ClientSession {
   }
 
   /** Both tools, or the CLIs turn diffing off (SPEC-NOTES §2). */
-  private registerDiffTools(): void {
+  private registerDiffTools(tools: DiffTools): void {
     this.server.registerTool(
       'openDiff',
       {
@@ -73,7 +78,7 @@ export class ClientSession {
         inputSchema: { filePath: z.string(), newContent: z.string() },
       },
       async ({ filePath, newContent }) =>
-        openDiffResult(await this.host.openDiff(this, filePath, newContent)),
+        openDiffResult(await tools.openDiff(this.client, filePath, newContent)),
     );
     this.server.registerTool(
       'closeDiff',
@@ -82,7 +87,9 @@ export class ClientSession {
         inputSchema: { filePath: z.string(), suppressNotification: z.boolean().optional() },
       },
       async ({ filePath, suppressNotification }) =>
-        closeDiffResult(await this.host.closeDiff(this, filePath, suppressNotification ?? false)),
+        closeDiffResult(
+          await tools.closeDiff(this.client, filePath, suppressNotification ?? false),
+        ),
     );
   }
 

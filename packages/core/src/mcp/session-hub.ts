@@ -1,24 +1,14 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { EditorContext } from '../context/context-tracker.js';
 import { UpdatePacer } from '../context/update-pacer.js';
-import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
+import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Logger } from '../log.js';
-import { ClientSession, type SessionHost } from './client-session.js';
+import { ClientSession, type DiffTools, type SessionHost } from './client-session.js';
 import { outcomeNotification } from './ide-notifications.js';
 
-/** What the hub needs from the rest of the engine. */
-export interface SessionHubOptions {
-  openDiff(
-    client: ConnectedClient,
-    filePath: string,
-    newContent: string,
-  ): Promise<{ ok: true } | Refusal>;
-  closeDiff(
-    sessionId: string,
-    filePath: string,
-    suppress: boolean,
-  ): Promise<{ ok: true; content: string | null } | Refusal>;
+/** What the hub needs from the rest of the engine: the diff tools' answers among it. */
+export interface SessionHubOptions extends DiffTools {
   /** A session ended; its diffs must be closed in the editor. */
   sessionEnded(sessionId: string): Promise<void>;
   clientsChanged(clients: ConnectedClient[]): void;
@@ -74,7 +64,8 @@ export class SessionHub implements SessionHost {
     const isNew = !session && request.method === 'POST' && isInitializeRequest(body);
     if (isNew) {
       if (this.closing) return reply(jsonRpcError(503, 'The editor is shutting down'));
-      session = new ClientSession(this, this.options.showsDiffs, this.options.log);
+      const diffTools = this.options.showsDiffs ? this.options : undefined;
+      session = new ClientSession(this, diffTools, this.options.log);
       session.noteProtocolVersion(
         (body as { params: { protocolVersion?: unknown } }).params.protocolVersion,
       );
@@ -122,14 +113,6 @@ export class SessionHub implements SessionHost {
   }
 
   // SessionHost: what a session reports.
-
-  openDiff(session: ClientSession, filePath: string, newContent: string) {
-    return this.options.openDiff(session.client, filePath, newContent);
-  }
-
-  closeDiff(session: ClientSession, filePath: string, suppress: boolean) {
-    return this.options.closeDiff(session.id, filePath, suppress);
-  }
 
   sessionInitialized(session: ClientSession): void {
     this.sessions.set(session.id, session);
