@@ -364,68 +364,70 @@ describe('tandem bridge with an editor of another protocol version', () => {
   });
 });
 
-describe('tandem bridge ends by itself', () => {
-  it('when its stdin closes: the open diff is rejected and nothing is left behind', async () => {
-    const sandbox = new Sandbox();
-    const editor = new BridgeEditor(sandboxEnv(sandbox));
-    editor.handle('diff/open', () => ({}));
-    const reply = await editor.request('initialize', initializeParams(sandbox));
-    const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
-    const client = await realClientIn(sandbox, 'qwen');
-    try {
-      assert.equal((await client.connect()).status, 'connected');
-      const pending = client.openDiff(join(sandbox.workspace, 'x.txt'), 'x\n');
-      await pending.opened;
-      editor.process.stdin.end();
-      assert.equal((await pending.result).status, 'rejected');
-      // It asks nothing of an editor that is gone: it ends well before the 15 s a diff/close
-      // reply may take (a generous bound, not a timing target).
-      const exit = await Promise.race([editor.exited, sleep(10_000).then(() => 'still running')]);
-      assert.equal(exit, 0);
-      for (const path of files) await gone(path);
-    } finally {
-      await client.kill();
-      await editor.kill();
-      await sandbox.remove();
-    }
-  });
+/**
+ * A bridge in a sandbox of its own, initialized by an editor of process `pid` that opens every
+ * diff; `body` gets it and the discovery files it wrote, then both are gone.
+ */
+async function withBridge(
+  body: (editor: BridgeEditor, files: string[], sandbox: Sandbox) => Promise<void>,
+  pid = process.pid,
+): Promise<void> {
+  const sandbox = new Sandbox();
+  const editor = new BridgeEditor(sandboxEnv(sandbox));
+  editor.handle('diff/open', () => ({}));
+  try {
+    const reply = await editor.request('initialize', initializeParams(sandbox, pid));
+    await body(editor, (reply.result as { discoveryFiles: string[] }).discoveryFiles, sandbox);
+  } finally {
+    await editor.kill();
+    await sandbox.remove();
+  }
+}
 
-  it('when the editor’s process dies', async () => {
-    const sandbox = new Sandbox();
-    const fakeEditorProcess = spawn('sleep', ['600']);
-    const editor = new BridgeEditor(sandboxEnv(sandbox));
-    editor.handle('diff/open', () => ({}));
-    try {
-      const reply = await editor.request(
-        'initialize',
-        initializeParams(sandbox, fakeEditorProcess.pid),
-      );
-      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
-      const client = await realClientIn(sandbox, 'gemini');
+describe('tandem bridge ends by itself', () => {
+  it('when its stdin closes: the open diff is rejected and nothing is left behind', () =>
+    withBridge(async (editor, files, sandbox) => {
+      const client = await realClientIn(sandbox, 'qwen');
       try {
         assert.equal((await client.connect()).status, 'connected');
-        const pending = client.openDiff(join(sandbox.workspace, 'y.txt'), 'y\n');
+        const pending = client.openDiff(join(sandbox.workspace, 'x.txt'), 'x\n');
         await pending.opened;
-        fakeEditorProcess.kill('SIGKILL');
+        editor.process.stdin.end();
         assert.equal((await pending.result).status, 'rejected');
-        assert.equal(await editor.exited, 0);
+        // It asks nothing of an editor that is gone: it ends well before the 15 s a diff/close
+        // reply may take (a generous bound, not a timing target).
+        const exit = await Promise.race([editor.exited, sleep(10_000).then(() => 'still running')]);
+        assert.equal(exit, 0);
         for (const path of files) await gone(path);
       } finally {
         await client.kill();
       }
+    }));
+
+  it('when the editor’s process dies', async () => {
+    const fakeEditorProcess = spawn('sleep', ['600']);
+    try {
+      await withBridge(async (editor, files, sandbox) => {
+        const client = await realClientIn(sandbox, 'gemini');
+        try {
+          assert.equal((await client.connect()).status, 'connected');
+          const pending = client.openDiff(join(sandbox.workspace, 'y.txt'), 'y\n');
+          await pending.opened;
+          fakeEditorProcess.kill('SIGKILL');
+          assert.equal((await pending.result).status, 'rejected');
+          assert.equal(await editor.exited, 0);
+          for (const path of files) await gone(path);
+        } finally {
+          await client.kill();
+        }
+      }, fakeEditorProcess.pid);
     } finally {
       fakeEditorProcess.kill('SIGKILL');
-      await editor.kill();
-      await sandbox.remove();
     }
   });
 
-  it('when the editor stops reading its output', async () => {
-    const sandbox = new Sandbox();
-    const editor = new BridgeEditor(sandboxEnv(sandbox));
-    try {
-      const reply = await editor.request('initialize', initializeParams(sandbox));
-      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+  it('when the editor stops reading its output', () =>
+    withBridge(async (editor, files) => {
       editor.process.stdout.destroy();
       // Each of these asks for a reply: writing it fails, and the sidecar ends.
       for (let i = 0; i < 5 && editor.process.exitCode === null; i++) {
@@ -434,25 +436,13 @@ describe('tandem bridge ends by itself', () => {
       }
       assert.equal(await editor.exited, 0);
       for (const path of files) await gone(path);
-    } finally {
-      await editor.kill();
-      await sandbox.remove();
-    }
-  });
+    }));
 
-  it('on SIGTERM, cleaning up first', async () => {
-    const sandbox = new Sandbox();
-    const editor = new BridgeEditor(sandboxEnv(sandbox));
-    try {
-      const reply = await editor.request('initialize', initializeParams(sandbox));
-      const files = (reply.result as { discoveryFiles: string[] }).discoveryFiles;
+  it('on SIGTERM, cleaning up first', () =>
+    withBridge(async (editor, files) => {
       for (const path of files) await stat(path);
       editor.process.kill('SIGTERM');
       assert.equal(await editor.exited, 0);
       for (const path of files) await gone(path);
-    } finally {
-      await editor.kill();
-      await sandbox.remove();
-    }
-  });
+    }));
 });

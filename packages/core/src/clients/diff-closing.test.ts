@@ -34,6 +34,22 @@ class ClosingEditor extends RecordingEditor {
   }
 }
 
+/**
+ * `client` proposes `proposal\n` for `path` (holding `before` first, or absent when null); resolves
+ * once the editor shows it, with the diff's id there.
+ */
+async function propose(
+  client: RealClient,
+  editor: ClosingEditor,
+  path: string,
+  before: string | null = 'before\n',
+) {
+  if (before !== null) await writeFile(path, before);
+  const diff = client.openDiff(path, 'proposal\n');
+  await diff.opened;
+  return { diff, id: editor.diffFor(path)!.id };
+}
+
 /** Long enough for any outcome: the engine's own time limit, and the machine's load. */
 const OUTCOME_WAIT_MS = TERMINAL_WRITE_LIMIT_MS + 30_000;
 
@@ -67,12 +83,8 @@ for (const kind of ['gemini', 'qwen'] as const) {
       options: { before?: string | null; typed?: string } = {},
     ) {
       const path = join(sandbox.workspace, name);
-      const original = options.before === undefined ? 'before\n' : options.before;
-      if (original !== null) await writeFile(path, original);
       if (options.typed !== undefined) editor.userText.set(path, options.typed);
-      const diff = client.openDiff(path, 'proposal\n');
-      await diff.opened;
-      const id = editor.diffFor(path)!.id;
+      const { diff, id } = await propose(client, editor, path, options.before);
       await client.resolveDiffFromCli(path, answer);
       const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
       assert.equal(closing.reason, 'terminal');
@@ -83,6 +95,19 @@ for (const kind of ['gemini', 'qwen'] as const) {
 
     function outcomeOf(id: string): Promise<DiffOutcomeNotice> {
       return waitFor('what became of the diff', () => editor.outcomes.get(id), OUTCOME_WAIT_MS);
+    }
+
+    /** `name` is written with `text` while its diff is open, then the diff is answered. */
+    async function writtenThenAnswered(
+      name: string,
+      text: string,
+      answer: 'accepted' | 'rejected',
+    ): Promise<DiffOutcomeNotice> {
+      const path = join(sandbox.workspace, name);
+      const { id } = await propose(client, editor, path);
+      await writeFile(path, text);
+      await client.resolveDiffFromCli(path, answer);
+      return outcomeOf(id);
     }
 
     it('approved with the user edits: the closing keeps them where the CLI drops them, the outcome says what was written', async () => {
@@ -158,30 +183,17 @@ for (const kind of ['gemini', 'qwen'] as const) {
 
     if (kind === 'qwen') {
       it('approved, and written before the close reaches the engine (Qwen Code does not wait for it): approved', async () => {
-        const path = join(sandbox.workspace, 'early.txt');
-        await writeFile(path, 'before\n');
-        const diff = client.openDiff(path, 'proposal\n');
-        await diff.opened;
-        const id = editor.diffFor(path)!.id;
         // Qwen Code confirms the tool call (which writes its proposal) and only then starts
         // resolveDiffFromCli, without waiting in between.
-        await writeFile(path, 'proposal\n');
-        await client.resolveDiffFromCli(path, 'accepted');
-        const outcome = await outcomeOf(id);
+        const outcome = await writtenThenAnswered('early.txt', 'proposal\n', 'accepted');
         assert.equal(outcome.kind, 'approved');
         assert.match(outcome.message, /^Qwen Code wrote its own proposal to early\.txt/);
       });
     }
 
     it('the file saved while the diff was open, then cancelled: not changed by the CLI', async () => {
-      const path = join(sandbox.workspace, 'saved.txt');
-      await writeFile(path, 'before\n');
-      const diff = client.openDiff(path, 'proposal\n');
-      await diff.opened;
-      const id = editor.diffFor(path)!.id;
-      await writeFile(path, 'saved by the user meanwhile, a longer text\n');
-      await client.resolveDiffFromCli(path, 'rejected');
-      const outcome = await outcomeOf(id);
+      const text = 'saved by the user meanwhile, a longer text\n';
+      const outcome = await writtenThenAnswered('saved.txt', text, 'rejected');
       assert.equal(outcome.kind, 'cancelled');
       assert.match(outcome.message, /^saved\.txt was not changed: the proposal was cancelled/);
     });
@@ -204,10 +216,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
 
     it('withdrawn by the CLI (closeDiff without suppressing): nothing is written, no outcome follows', async () => {
       const path = join(sandbox.workspace, 'withdrawn.txt');
-      await writeFile(path, 'before\n');
-      const diff = client.openDiff(path, 'proposal\n');
-      await diff.opened;
-      const id = editor.diffFor(path)!.id;
+      const { id } = await propose(client, editor, path);
       await client.closeDiff(path);
       const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
       assert.equal(closing.reason, 'withdrawn');
@@ -230,10 +239,7 @@ describe('an engine that stops while it watches tells the editor nothing more', 
     try {
       assert.equal((await client.connect()).status, 'connected');
       const path = join(sandbox.workspace, 'stopping.txt');
-      await writeFile(path, 'before\n');
-      const diff = client.openDiff(path, 'proposal\n');
-      await diff.opened;
-      const id = editor.diffFor(path)!.id;
+      const { id } = await propose(client, editor, path);
       await client.resolveDiffFromCli(path, 'rejected');
       await waitFor('the view to be closed', () => editor.closings.get(id));
       await engine.stop();

@@ -2,26 +2,36 @@ import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import { UpdatePacer } from './update-pacer.js';
 
+/** Runs `body` with mocked timers, restored afterwards. */
+function withMockTimers(body: () => void): void {
+  mock.timers.enable({ apis: ['setImmediate', 'setTimeout'] });
+  try {
+    body();
+  } finally {
+    mock.timers.reset();
+  }
+}
+
+/** A pacer with a 50 ms window that counts what it sends. */
+function countingPacer(): { pacer: UpdatePacer; sent: () => number } {
+  let sent = 0;
+  return { pacer: new UpdatePacer(() => sent++, 50), sent: () => sent };
+}
+
 describe('UpdatePacer', () => {
-  it('sends an isolated change at once, and the changes of one turn together', () => {
-    mock.timers.enable({ apis: ['setImmediate', 'setTimeout'] });
-    try {
-      let sent = 0;
-      const pacer = new UpdatePacer(() => sent++, 50);
+  it('sends an isolated change at once, and the changes of one turn together', () =>
+    withMockTimers(() => {
+      const { pacer, sent } = countingPacer();
       pacer.changed();
       pacer.changed();
       mock.timers.tick(0);
-      assert.equal(sent, 1);
+      assert.equal(sent(), 1);
       mock.timers.tick(1000);
-      assert.equal(sent, 1, 'nothing changed since: nothing more is sent');
-    } finally {
-      mock.timers.reset();
-    }
-  });
+      assert.equal(sent(), 1, 'nothing changed since: nothing more is sent');
+    }));
 
-  it('coalesces a burst: 100 changes in 100 ms leave as at most 4 updates, the last after the last change', () => {
-    mock.timers.enable({ apis: ['setImmediate', 'setTimeout'] });
-    try {
+  it('coalesces a burst: 100 changes in 100 ms leave as at most 4 updates, the last after the last change', () =>
+    withMockTimers(() => {
       const sentAt: number[] = [];
       let now = 0;
       const pacer = new UpdatePacer(() => sentAt.push(now), 50);
@@ -35,22 +45,14 @@ describe('UpdatePacer', () => {
       assert.ok(sentAt.length <= 4, `sent ${sentAt.length} updates`);
       assert.ok(sentAt.length >= 2);
       assert.ok(sentAt.at(-1)! >= 99, 'the last update follows the last change');
-    } finally {
-      mock.timers.reset();
-    }
-  });
+    }));
 
-  it('sends nothing once stopped', () => {
-    mock.timers.enable({ apis: ['setImmediate', 'setTimeout'] });
-    try {
-      let sent = 0;
-      const pacer = new UpdatePacer(() => sent++, 50);
+  it('sends nothing once stopped', () =>
+    withMockTimers(() => {
+      const { pacer, sent } = countingPacer();
       pacer.changed();
       pacer.stop();
       mock.timers.tick(100);
-      assert.equal(sent, 0);
-    } finally {
-      mock.timers.reset();
-    }
-  });
+      assert.equal(sent(), 0);
+    }));
 });
