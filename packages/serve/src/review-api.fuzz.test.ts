@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fuzzSeed, seededRandom } from '@tandem/testkit';
-import { ReviewQueue } from './review-queue.js';
+import { diffRequest, recordingQueue } from './review-queue.fixture.js';
 import { ReviewServer } from './review-server.js';
 
 const SEED = fuzzSeed(0x51de);
@@ -40,16 +40,11 @@ test(`the review page's API, fuzzed (seed ${SEED})`, async () => {
   const pageDir = mkdtempSync(join(tmpdir(), 'tandem-review-fuzz-'));
   writeFileSync(join(pageDir, 'index.html'), '<!doctype html><p>page</p>');
   const errors: string[] = [];
-  const answers: string[] = [];
-  const queue = new ReviewQueue({ warn: () => {} });
-  queue.answerTo({
-    diffAccepted: (id) => (answers.push(`accepted ${id}`), { ok: true as const }),
-    diffRejected: (id) => (answers.push(`rejected ${id}`), { ok: true as const }),
-  });
+  const { queue, answers } = recordingQueue();
   const server = await ReviewServer.start({
     queue,
     pageDir,
-    workspaceFolders: ['/w'],
+    workspaceFolders: ['/work/project'],
     maxBodyBytes: 64 * 1024,
     log: { warn: () => {}, error: (message) => errors.push(message) },
   });
@@ -61,13 +56,7 @@ test(`the review page's API, fuzzed (seed ${SEED})`, async () => {
       headers: { origin, 'x-tandem-secret': secret },
     });
     const { token } = (await signIn.json()) as { token: string };
-    await queue.showDiff({
-      id: 'a',
-      filePath: '/w/a.txt',
-      oldContent: 'old\n',
-      newContent: 'new\n',
-      client: { sessionId: 's', name: 'Gemini CLI', version: '1' },
-    });
+    await queue.showDiff(diffRequest('a'));
     const nextSecret = new URL(server.url).hash.slice(1);
 
     let changes = 0;
@@ -153,13 +142,7 @@ test(`the review page's API, fuzzed (seed ${SEED})`, async () => {
       }
       assert.notEqual(new URL(server.url).hash.slice(1), '', where);
       if (queue.pending().length === 0) {
-        await queue.showDiff({
-          id: 'a',
-          filePath: '/w/a.txt',
-          oldContent: 'old\n',
-          newContent: 'new\n',
-          client: { sessionId: 's', name: 'Gemini CLI', version: '1' },
-        });
+        await queue.showDiff(diffRequest('a'));
       }
     }
     assert.ok(changes > 0, `seed ${SEED}: no request was valid enough to change anything`);

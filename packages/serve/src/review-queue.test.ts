@@ -1,46 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { DiffRequest } from '@tandem/core';
-import { ReviewQueue, type ReviewChange } from './review-queue.js';
-
-/** The engine's side of the queue: what it was told. */
-function answersSink() {
-  const answers: string[] = [];
-  return {
-    answers,
-    diffAccepted: (id: string, content: string) => (
-      answers.push(`accepted ${id}: ${content}`),
-      { ok: true as const }
-    ),
-    diffRejected: (id: string) => (answers.push(`rejected ${id}`), { ok: true as const }),
-  };
-}
+import type { ReviewChange } from './review-queue.js';
+import { diffRequest, recordingQueue } from './review-queue.fixture.js';
 
 function setUp() {
-  const warnings: string[] = [];
-  const queue = new ReviewQueue({ warn: (message) => warnings.push(message) });
-  const sink = answersSink();
-  queue.answerTo(sink);
+  const recorded = recordingQueue();
   const changes: ReviewChange[] = [];
-  queue.subscribe((change) => changes.push(change));
-  return { queue, sink, warnings, changes };
-}
-
-function diff(id: string, overrides: Partial<DiffRequest> = {}): DiffRequest {
-  return {
-    id,
-    filePath: `/work/project/${id}.ts`,
-    oldContent: 'old\n',
-    newContent: 'new\n',
-    client: { sessionId: 'session-1', name: 'Gemini CLI', version: '0.61.0' },
-    ...overrides,
-  };
+  recorded.queue.subscribe((change) => changes.push(change));
+  return { ...recorded, changes };
 }
 
 describe('ReviewQueue', () => {
   test('a shown diff is pending, its draft the proposal, and listeners hear of it', async () => {
     const { queue, changes } = setUp();
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const [review] = queue.pending();
     assert.equal(review?.draft, 'new\n');
     assert.equal(review?.proposal, 'new\n');
@@ -53,14 +26,14 @@ describe('ReviewQueue', () => {
 
   test('a new file keeps oldContent null', async () => {
     const { queue } = setUp();
-    await queue.showDiff(diff('n', { oldContent: null }));
+    await queue.showDiff(diffRequest('n', { oldContent: null }));
     assert.equal(queue.pending()[0]?.oldContent, null);
   });
 
   test('diffs queue in the order they arrive', async () => {
     const { queue } = setUp();
-    await queue.showDiff(diff('first'));
-    await queue.showDiff(diff('second'));
+    await queue.showDiff(diffRequest('first'));
+    await queue.showDiff(diffRequest('second'));
     assert.deepEqual(
       queue.pending().map((review) => review.id),
       ['first', 'second'],
@@ -69,18 +42,18 @@ describe('ReviewQueue', () => {
 
   test('the same id twice is refused', async () => {
     const { queue } = setUp();
-    await queue.showDiff(diff('a'));
-    await assert.rejects(queue.showDiff(diff('a')), /already open/);
+    await queue.showDiff(diffRequest('a'));
+    await assert.rejects(queue.showDiff(diffRequest('a')), /already open/);
   });
 
   test('closeDiff returns the latest draft and forgets the diff', async () => {
-    const { queue, sink, changes } = setUp();
-    await queue.showDiff(diff('a'));
+    const { queue, answers, changes } = setUp();
+    await queue.showDiff(diffRequest('a'));
     assert.equal(queue.updateDraft('a', 'edited\n'), true);
     assert.equal(await queue.closeDiff('a'), 'edited\n');
     assert.deepEqual(queue.pending(), []);
     assert.deepEqual(changes.at(-1), { type: 'closed', id: 'a', outcome: 'closed' });
-    assert.deepEqual(sink.answers, [], 'a close is no answer');
+    assert.deepEqual(answers, [], 'a close is no answer');
   });
 
   test("closed by the CLI: the engine's words, and the user's edited text kept to copy", async () => {
@@ -91,7 +64,7 @@ describe('ReviewQueue', () => {
       editedMessage: 'edits not written',
       keepsEdits: false,
     };
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     await queue.closeDiff('a', closing);
     assert.deepEqual(changes.at(-1), {
       type: 'closed',
@@ -99,7 +72,7 @@ describe('ReviewQueue', () => {
       outcome: 'closed',
       notice: { message: 'plain' },
     });
-    await queue.showDiff(diff('b'));
+    await queue.showDiff(diffRequest('b'));
     queue.updateDraft('b', 'my edit\n');
     await queue.closeDiff('b', closing);
     assert.deepEqual(changes.at(-1), {
@@ -138,33 +111,33 @@ describe('ReviewQueue', () => {
   });
 
   test('accept reaches the engine with the content, once', async () => {
-    const { queue, sink, warnings, changes } = setUp();
-    await queue.showDiff(diff('a'));
+    const { queue, answers, warnings, changes } = setUp();
+    await queue.showDiff(diffRequest('a'));
     assert.equal(queue.accept('a', 'final\n').ok, true);
     assert.equal(queue.accept('a', 'again\n').ok, false);
     assert.equal(queue.reject('a').ok, false);
-    assert.deepEqual(sink.answers, ['accepted a: final\n']);
+    assert.deepEqual(answers, ['accepted a: final\n']);
     assert.equal(warnings.length, 2);
     assert.match(warnings[0]!, /accept: diff a is no longer pending/);
     assert.deepEqual(changes.at(-1), { type: 'closed', id: 'a', outcome: 'accepted' });
   });
 
   test('reject reaches the engine, and a later accept is ignored with a warning', async () => {
-    const { queue, sink, warnings } = setUp();
-    await queue.showDiff(diff('a'));
+    const { queue, answers, warnings } = setUp();
+    await queue.showDiff(diffRequest('a'));
     assert.equal(queue.reject('a').ok, true);
     assert.equal(queue.accept('a', 'late\n').ok, false);
-    assert.deepEqual(sink.answers, ['rejected a']);
+    assert.deepEqual(answers, ['rejected a']);
     assert.match(warnings[0]!, /no longer pending/);
   });
 
   test('answering a diff the CLI closed is ignored with a warning', async () => {
-    const { queue, sink, warnings } = setUp();
-    await queue.showDiff(diff('a'));
+    const { queue, answers, warnings } = setUp();
+    await queue.showDiff(diffRequest('a'));
     await queue.closeDiff('a');
     assert.equal(queue.accept('a', 'x').ok, false);
     assert.equal(queue.updateDraft('a', 'x'), false);
-    assert.deepEqual(sink.answers, []);
+    assert.deepEqual(answers, []);
     assert.equal(warnings.length, 2);
   });
 
@@ -182,7 +155,7 @@ describe('ReviewQueue', () => {
     const heard: ReviewChange[] = [];
     const unsubscribe = queue.subscribe((change) => heard.push(change));
     unsubscribe();
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     assert.deepEqual(heard, []);
   });
 });

@@ -1,50 +1,37 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { MAX_PROPOSAL_BYTES, type DiffRequest } from '@tandem/core';
+import { MAX_PROPOSAL_BYTES } from '@tandem/core';
+import { rawRequest, type RawReply, type RawRequest } from '@tandem/testkit';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
-
-interface Reply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface RequestOptions {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
+import { diffRequest, recordingQueue } from './review-queue.fixture.js';
 
 /** A raw HTTP request: the test sets `Host` and `Origin` as a browser (or an attacker) would. */
-function send(port: number, path: string, options: RequestOptions = {}): Promise<Reply> {
+function send(port: number, path: string, options: RawRequest = {}): Promise<RawReply> {
+  return rawRequest(port, { ...options, path });
+}
+
+/** The page's event stream, open: its response as soon as the headers came. */
+function openEvents(
+  port: number,
+  token: string,
+): Promise<{ request: ClientRequest; response: IncomingMessage }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       {
         host: '127.0.0.1',
         port,
-        path,
-        method: options.method ?? 'GET',
-        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+        path: `/api/events?token=${token}`,
+        headers: { host: `127.0.0.1:${port}` },
       },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
+      (response) => resolve({ request, response }),
     );
     request.on('error', reject);
-    request.end(options.body);
+    request.end();
   });
 }
 
@@ -56,17 +43,6 @@ async function signIn(server: ReviewServer, origin: string): Promise<string> {
   });
   assert.equal(reply.status, 200, reply.body);
   return (JSON.parse(reply.body) as { token: string }).token;
-}
-
-function diff(id: string, overrides: Partial<DiffRequest> = {}): DiffRequest {
-  return {
-    id,
-    filePath: `/work/project/${id}.py`,
-    oldContent: 'print("old")\n',
-    newContent: 'print("new")\n',
-    client: { sessionId: 'session-1', name: 'Qwen Code', version: '0.24.4' },
-    ...overrides,
-  };
 }
 
 describe('ReviewServer', () => {
@@ -96,24 +72,14 @@ describe('ReviewServer', () => {
   after(() => rmSync(pageDir, { recursive: true, force: true }));
 
   beforeEach(async () => {
-    answers = [];
-    warnings = [];
-    const log = { warn: (message: string) => warnings.push(message), error: () => {} };
-    queue = new ReviewQueue(log);
-    queue.answerTo({
-      diffAccepted: (id, content) => (
-        answers.push(`accepted ${id}: ${content}`),
-        { ok: true as const }
-      ),
-      diffRejected: (id) => (answers.push(`rejected ${id}`), { ok: true as const }),
-    });
+    ({ queue, answers, warnings } = recordingQueue());
     server = await ReviewServer.start({
       queue,
       pageDir,
       workspaceFolders: ['/work/project'],
       maxBodyBytes: 4096,
       secretUsed: (url) => usedUrls.push(url),
-      log,
+      log: { warn: (message) => warnings.push(message), error: () => {} },
     });
     usedUrls = [];
     firstSecret = new URL(server.url).hash.slice(1);
@@ -124,7 +90,7 @@ describe('ReviewServer', () => {
 
   afterEach(() => server.stop());
 
-  const json = (body: unknown, headers: Record<string, string> = {}): RequestOptions => ({
+  const json = (body: unknown, headers: Record<string, string> = {}): RawRequest => ({
     method: 'POST',
     headers: { ...auth, origin, 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -138,7 +104,9 @@ describe('ReviewServer', () => {
   });
 
   test('without a page token the API answers 401; the page itself holds nothing', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(
+      diffRequest('a', { oldContent: 'print("old")\n', newContent: 'print("new")\n' }),
+    );
     for (const path of ['/api/state', '/api/events', '/api/events?token=guess']) {
       const reply = await send(server.port, path);
       assert.equal(reply.status, 401, path);
@@ -162,7 +130,7 @@ describe('ReviewServer', () => {
   });
 
   test('a stolen cookie replayed with a forged Origin cannot accept anything', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     // What another program on 127.0.0.1 could collect: any cookie the browser has for the host.
     const cookie = `tandem-review-${server.port}=stolen`;
     const reply = await send(server.port, '/api/reviews/a/accept', {
@@ -252,7 +220,7 @@ describe('ReviewServer', () => {
   });
 
   test('a state change from a foreign Origin is refused with 403', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const reply = await send(
       server.port,
       '/api/reviews/a/accept',
@@ -270,7 +238,7 @@ describe('ReviewServer', () => {
   });
 
   test('a state change without Origin is refused with 403', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const options = json({ content: 'x' });
     delete options.headers!.origin;
     assert.equal((await send(server.port, '/api/reviews/a/accept', options)).status, 403);
@@ -278,7 +246,7 @@ describe('ReviewServer', () => {
   });
 
   test('a state change needs a JSON content type', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const reply = await send(
       server.port,
       '/api/reviews/a/accept',
@@ -289,18 +257,18 @@ describe('ReviewServer', () => {
   });
 
   test('a body over the limit gets a clear 413', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const reply = await send(server.port, '/api/reviews/a/draft', {
       ...json({ content: 'x'.repeat(5000) }),
       method: 'PUT',
     });
     assert.equal(reply.status, 413);
     assert.match(JSON.parse(reply.body).error, /larger than the limit of 4096 bytes/);
-    assert.equal(queue.pending()[0]?.draft, 'print("new")\n');
+    assert.equal(queue.pending()[0]?.draft, 'new\n');
   });
 
   test('accept reaches the engine with the page content', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const reply = await send(server.port, '/api/reviews/a/accept', json({ content: 'edited\n' }));
     assert.equal(reply.status, 204);
     assert.deepEqual(answers, ['accepted a: edited\n']);
@@ -308,7 +276,7 @@ describe('ReviewServer', () => {
   });
 
   test('reject reaches the engine; answering again is a 409 and a warning', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     assert.equal((await send(server.port, '/api/reviews/a/reject', json({}))).status, 204);
     const again = await send(server.port, '/api/reviews/a/accept', json({ content: 'x' }));
     assert.equal(again.status, 409);
@@ -317,7 +285,7 @@ describe('ReviewServer', () => {
   });
 
   test('a draft is kept for closeDiff; a malformed one is a 400', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const draft = (content: unknown) => ({ ...json({ content }), method: 'PUT' });
     assert.equal((await send(server.port, '/api/reviews/a/draft', draft('mine\n'))).status, 204);
     assert.equal((await send(server.port, '/api/reviews/a/draft', draft(42))).status, 400);
@@ -327,7 +295,7 @@ describe('ReviewServer', () => {
   });
 
   test('the wrong method is a 405; an unknown route a 404', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
     const wrong = { ...json({ content: 'x' }), method: 'PUT' };
     assert.equal((await send(server.port, '/api/reviews/a/accept', wrong)).status, 405);
     assert.equal((await send(server.port, '/api/nothing', json({}))).status, 404);
@@ -353,7 +321,7 @@ describe('ReviewServer', () => {
 
   test('the state lists the workspace, clients and pending reviews', async () => {
     queue.clientsChanged([{ sessionId: 's', name: 'Qwen Code', version: '0.24.4' }]);
-    await queue.showDiff(diff('a', { oldContent: null }));
+    await queue.showDiff(diffRequest('a', { oldContent: null }));
     const reply = await send(server.port, '/api/state', { headers: auth });
     const state = JSON.parse(reply.body);
     assert.deepEqual(state.workspaceFolders, ['/work/project']);
@@ -362,39 +330,27 @@ describe('ReviewServer', () => {
   });
 
   test('the event stream sends a snapshot, then every change', async () => {
-    await queue.showDiff(diff('a'));
+    await queue.showDiff(diffRequest('a'));
+    const { request, response } = await openEvents(server.port, token);
+    assert.match(String(response.headers['content-type']), /text\/event-stream/);
     const events: { type: string; id?: string }[] = [];
     let buffer = '';
-    const done = new Promise<void>((resolve, reject) => {
-      const request = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: server.port,
-          path: `/api/events?token=${token}`,
-          headers: { host: `127.0.0.1:${server.port}` },
-        },
-        (response) => {
-          assert.match(String(response.headers['content-type']), /text\/event-stream/);
-          response.on('data', (chunk: Buffer) => {
-            buffer += chunk.toString('utf8');
-            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-              const data = buffer.slice(0, end).replace(/^data: /, '');
-              buffer = buffer.slice(end + 2);
-              events.push(JSON.parse(data));
-              if (events.length === 1) void queue.showDiff(diff('b'));
-              if (events.length === 2) void queue.closeDiff('a');
-              if (events.length === 3) {
-                request.destroy();
-                resolve();
-              }
-            }
-          });
-        },
-      );
-      request.on('error', reject);
-      request.end();
+    await new Promise<void>((resolve) => {
+      response.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('utf8');
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const data = buffer.slice(0, end).replace(/^data: /, '');
+          buffer = buffer.slice(end + 2);
+          events.push(JSON.parse(data));
+          if (events.length === 1) void queue.showDiff(diffRequest('b'));
+          if (events.length === 2) void queue.closeDiff('a');
+          if (events.length === 3) {
+            request.destroy();
+            resolve();
+          }
+        }
+      });
     });
-    await done;
     assert.deepEqual(
       events.map((event) => event.type),
       ['snapshot', 'opened', 'closed'],
@@ -403,23 +359,10 @@ describe('ReviewServer', () => {
   });
 
   test('stop ends open event streams', async () => {
-    const ended = new Promise<void>((resolve, reject) => {
-      const request = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: server.port,
-          path: `/api/events?token=${token}`,
-          headers: { host: `127.0.0.1:${server.port}` },
-        },
-        (response) => {
-          response.resume();
-          response.on('close', resolve);
-          void server.stop();
-        },
-      );
-      request.on('error', reject);
-      request.end();
-    });
+    const { response } = await openEvents(server.port, token);
+    response.resume();
+    const ended = new Promise((resolve) => response.on('close', resolve));
+    void server.stop();
     await ended;
   });
 });
@@ -444,7 +387,7 @@ describe('ReviewServer sizes', () => {
       const proposal = '\u0001'.repeat(8 * 1024 * 1024);
       // The proposal as the CLI sent it fits the engine's limit on a request...
       assert.ok(JSON.stringify({ newContent: proposal }).length <= MAX_PROPOSAL_BYTES);
-      await queue.showDiff(diff('big', { newContent: proposal }));
+      await queue.showDiff(diffRequest('big', { newContent: proposal }));
       const origin = `http://127.0.0.1:${server.port}`;
       const token = await signIn(server, origin);
       // ...and the page sends it back as JSON.stringify makes it: six bytes a character.
