@@ -69,11 +69,16 @@ export class ReviewApi {
     source: EventSource,
     onState: (state: ConnectionState) => void,
   ): Promise<void> {
-    const probe = await fetch('api/state', {
+    const probe = await this.probeServer();
+    if (source.readyState !== EventSource.OPEN && !probe) onState('stopped');
+  }
+
+  /** The server's answer to a request for its state, or undefined when none came. */
+  private probeServer(): Promise<Response | undefined> {
+    return fetch('api/state', {
       cache: 'no-store',
       headers: { 'x-tandem-token': this.token },
     }).catch(() => undefined);
-    if (source.readyState !== EventSource.OPEN && !probe) onState('stopped');
   }
 
   saveDraft(id: string, content: string): Promise<AnswerResult> {
@@ -92,10 +97,7 @@ export class ReviewApi {
     onEvent: (event: ReviewEvent) => void,
     onState: (state: ConnectionState) => void,
   ): Promise<void> {
-    const probe = await fetch('api/state', {
-      cache: 'no-store',
-      headers: { 'x-tandem-token': this.token },
-    }).catch(() => undefined);
+    const probe = await this.probeServer();
     if (probe?.status === 401) {
       sessionStorage.removeItem(TOKEN_KEY);
       return onState('signed-out');
