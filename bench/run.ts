@@ -10,19 +10,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '@tandem/core';
 import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
+import { row } from './report.js';
 
 const TSX = import.meta.resolve('tsx');
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function row(label: string, samples: number[]): string {
-  const f = (n: number) => n.toFixed(1);
-  const cells = [percentile(samples, 50), percentile(samples, 95), Math.max(...samples)].map(f);
-  return `| ${label} | ${cells.join(' | ')} | ${samples.length} |`;
-}
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

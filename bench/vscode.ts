@@ -16,23 +16,13 @@ import {
   Sandbox,
   type RealClient,
 } from '@tandem/testkit';
+import { row } from './report.js';
 
 const ROUNDS = Number(process.argv[2] ?? 30);
 const WARM_UP = 3;
 const KEY_INTERVAL_MS = 100;
 /** Between two diffs: the window has closed the last one, as before a proposal of a real CLI. */
 const SETTLE_MS = 500;
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function row(label: string, samples: number[]): string {
-  const f = (n: number) => n.toFixed(1);
-  const cells = [percentile(samples, 50), percentile(samples, 95), Math.max(...samples)].map(f);
-  return `| ${label} | ${cells.join(' | ')} | ${samples.length} |`;
-}
 
 /** Milliseconds since the epoch, comparable between this process and the page. */
 function now(): number {
