@@ -28,6 +28,11 @@
 (defvar tandem-context--trackers '()
   "The trackers attached to this Emacs (one per running session).")
 
+(defconst tandem-context--hooks
+  '(post-command-hook window-buffer-change-functions
+    window-selection-change-functions find-file-hook after-save-hook kill-buffer-hook)
+  "The hooks after which the editor may have changed.")
+
 (defun tandem-context-file-buffer-p (buffer)
   "Whether BUFFER visits a real local file: one that exists, in a base buffer.
 Remote files are left out: the CLIs cannot read them, and asking whether
@@ -62,12 +67,8 @@ Changes are gathered for DELAY seconds before they are compared and sent.
 Returns the tracker."
   (let ((tracker (tandem-context--make :send send :delay delay)))
     (unless tandem-context--trackers
-      (add-hook 'post-command-hook #'tandem-context-changed)
-      (add-hook 'window-buffer-change-functions #'tandem-context-changed)
-      (add-hook 'window-selection-change-functions #'tandem-context-changed)
-      (add-hook 'find-file-hook #'tandem-context-changed)
-      (add-hook 'after-save-hook #'tandem-context-changed)
-      (add-hook 'kill-buffer-hook #'tandem-context-changed))
+      (dolist (hook tandem-context--hooks)
+        (add-hook hook #'tandem-context-changed)))
     (push tracker tandem-context--trackers)
     (tandem-context-flush tracker)
     tracker))
@@ -79,12 +80,8 @@ Returns the tracker."
     (setf (tandem-context-timer tracker) nil))
   (setq tandem-context--trackers (delq tracker tandem-context--trackers))
   (unless tandem-context--trackers
-    (remove-hook 'post-command-hook #'tandem-context-changed)
-    (remove-hook 'window-buffer-change-functions #'tandem-context-changed)
-    (remove-hook 'window-selection-change-functions #'tandem-context-changed)
-    (remove-hook 'find-file-hook #'tandem-context-changed)
-    (remove-hook 'after-save-hook #'tandem-context-changed)
-    (remove-hook 'kill-buffer-hook #'tandem-context-changed)))
+    (dolist (hook tandem-context--hooks)
+      (remove-hook hook #'tandem-context-changed))))
 
 (defun tandem-context-changed (&rest _)
   "Note that the editor may have changed: the trackers look soon.
