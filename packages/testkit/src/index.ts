@@ -34,6 +34,8 @@ export * from './editors/neovim-session.js';
 export * from './editors/vim-session.js';
 export * from './editors/emacs-session.js';
 export * from './editors/code-server.js';
+export * from './editors/editor-needs.js';
+export * from './editors/tmux-editor.js';
 export { REPO_ROOT } from './repo-root.js';
 export * from './real-clients/real-client.js';
 export * from './real-clients/installed-clients.js';

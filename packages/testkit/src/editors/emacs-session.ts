@@ -7,14 +7,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { shellQuote } from '@tandem/command';
-import { TANDEM } from '../bridge-editor.js';
-import { missing } from '../needs.js';
-import { TmuxPane } from '../real-clients/tmux.js';
 import { REPO_ROOT } from '../repo-root.js';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
+import { editorSkipReason, waitForTandemState } from './editor-needs.js';
 import { defaultEditor, type EditorVersion } from './editor-version.js';
+import { startEditorPane, terminalEnv, type EditorScreen } from './tmux-editor.js';
 
 const run = promisify(execFile);
 
@@ -33,15 +31,9 @@ export function emacsCommand(program = 'emacs'): string[] {
   return emacsVersion().command(program);
 }
 
-/** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
+/** Why the Emacs tests cannot run here, or `false` (see `editorSkipReason`). */
 export function emacsSkipReason(needs: { sidecar?: boolean; tmux?: boolean } = {}): string | false {
-  const reasons =
-    needs.sidecar && !existsSync(TANDEM)
-      ? [`the sidecar is not built (${path.relative(REPO_ROOT, TANDEM)}; run npm run build)`]
-      : [];
-  const emacsMissing = defaultEditor('emacs').reason;
-  if (emacsMissing) reasons.push(emacsMissing);
-  return missing(needs.tmux ? ['tmux'] : [], reasons);
+  return editorSkipReason('emacs', needs);
 }
 
 /** Emacs arguments: nothing of the user's, no native compilation, Tandem on the load path. */
@@ -96,16 +88,6 @@ export interface EmacsOptions {
   height?: number;
 }
 
-/** What shows Emacs: its tmux pane, or the pane of a CLI session that runs it. */
-export interface EmacsScreen {
-  sendKeys(...keys: string[]): Promise<void>;
-  type(text: string): Promise<void>;
-  capture(): Promise<string>;
-  /** How Emacs ended, or undefined while it runs. */
-  ending(): Promise<string | undefined>;
-  stop(): Promise<void>;
-}
-
 /** The folders of one Emacs in a sandbox, and the command line that starts it. */
 export interface EmacsLaunch {
   dir: string;
@@ -131,23 +113,20 @@ export function prepareEmacs(sandbox: Sandbox): EmacsLaunch {
 export class EmacsSession {
   constructor(
     readonly sandbox: Sandbox,
-    readonly pane: EmacsScreen,
+    readonly pane: EditorScreen,
     readonly socket: string,
   ) {}
 
   /** Starts Emacs in `sandbox.workspace` with Tandem on its load path and its server running. */
   static async start(sandbox: Sandbox, options: EmacsOptions = {}): Promise<EmacsSession> {
     const launch = prepareEmacs(sandbox);
-    const pane = await TmuxPane.start({
+    const pane = await startEditorPane(sandbox, {
       dir: launch.dir,
-      cwd: sandbox.workspace,
       // tmux sets TERM=screen in its panes: 256 colours, as most terminals people use have.
-      shellLine: ['env', 'TERM=xterm-256color', ...launch.command(...(options.args ?? []))]
-        .map((word) => shellQuote(word))
-        .join(' '),
-      env: sandbox.env({ TERM: 'xterm-256color', ...options.env }),
-      width: options.width ?? 160,
-      height: options.height ?? 45,
+      argv: ['env', 'TERM=xterm-256color', ...launch.command(...(options.args ?? []))],
+      env: terminalEnv(sandbox, options.env),
+      width: options.width,
+      height: options.height,
     });
     const session = new EmacsSession(sandbox, pane, launch.socket);
     try {
@@ -207,14 +186,8 @@ export class EmacsSession {
             (cons 'diffs (vconcat (mapcar (lambda (d) (list (cons 'id (car d)) (cons 'path (cadr d)))) .diffs)))))`);
   }
 
-  async waitForState(state: string): Promise<EmacsStatus> {
-    return waitFor(`Tandem to be ${state}`, async () => {
-      const status = await this.status();
-      if (status.state === 'failed' && state !== 'failed') {
-        throw new Error(`Tandem failed: ${status.error}\n${await this.log()}`);
-      }
-      return status.state === state ? status : undefined;
-    });
+  waitForState(state: string): Promise<EmacsStatus> {
+    return waitForTandemState(state, () => this.status(), { details: () => this.log() });
   }
 
   /** The open diff views, oldest first. */

@@ -6,35 +6,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { attach, type NeovimClient } from 'neovim';
-import { TANDEM } from '../bridge-editor.js';
-import { missing } from '../needs.js';
 import { REPO_ROOT } from '../repo-root.js';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
+import { editorSkipReason, waitForTandemState, type EditorNeeds } from './editor-needs.js';
 import { defaultEditor, type EditorVersion } from './editor-version.js';
 
 const QUIET_LOGGER = { info() {}, warn() {}, error() {}, debug() {}, level: 'error' };
 type AttachLogger = NonNullable<NonNullable<Parameters<typeof attach>[0]['options']>['logger']>;
 
-/**
- * Why these tests cannot run here, or `false` (under CI a missing program fails instead). Tests
- * that state no Neovim versions run on the default one (`$TANDEM_NVIM`, else the system's);
- * those that state theirs (`statedVersions`) have them checked by `forEachVersion`.
- */
-export function neovimSkipReason(
-  needs: { sidecar?: boolean; tmux?: boolean; chromium?: boolean; statedVersions?: boolean } = {},
-): string | false {
-  const reasons =
-    needs.sidecar && !existsSync(TANDEM)
-      ? [`the sidecar is not built (${path.relative(REPO_ROOT, TANDEM)}; run npm run build)`]
-      : [];
-  const nvimMissing = needs.statedVersions ? undefined : defaultEditor('nvim').reason;
-  if (nvimMissing) reasons.push(nvimMissing);
-  const programs = [
-    ...(needs.tmux ? ['tmux'] : []),
-    ...(needs.chromium ? ['/usr/bin/chromium'] : []),
-  ];
-  return missing(programs, reasons);
+/** Why the Neovim tests cannot run here, or `false` (see `editorSkipReason`). */
+export function neovimSkipReason(needs: EditorNeeds = {}): string | false {
+  return editorSkipReason('nvim', needs);
 }
 
 /** The Neovim to run: the one given, or the default one. */
@@ -84,16 +67,21 @@ export interface NeovimTabView {
   windows: NeovimWindowView[];
 }
 
-/** One headless Neovim over RPC (`--embed`), in a sandbox. */
+/**
+ * One Neovim over RPC, in a sandbox: headless (`--embed`), or one that runs elsewhere (in a
+ * tmux pane) reached through its socket.
+ */
 export class NeovimSession {
   private exited: Promise<number | null>;
 
   private constructor(
     readonly sandbox: Sandbox,
-    readonly process: ChildProcess,
     readonly nvim: NeovimClient,
+    /** Neovim's process, when this session started it. */
+    private readonly process?: ChildProcess,
   ) {
     this.exited = new Promise((resolve) => {
+      if (!process) return;
       if (process.exitCode !== null) resolve(process.exitCode);
       else process.on('exit', (code) => resolve(code));
     });
@@ -117,12 +105,21 @@ export class NeovimSession {
       proc: child,
       options: { logger: QUIET_LOGGER as unknown as AttachLogger },
     });
-    const session = new NeovimSession(sandbox, child, nvim);
+    const session = new NeovimSession(sandbox, nvim, child);
     await nvim.eval('1');
     if (options.tandem !== undefined) {
       await session.lua(`require('tandem').setup(${options.tandem})`);
       await session.waitForState('running');
     }
+    return session;
+  }
+
+  /** The Neovim listening on `socket` (started by someone else), once it answers. */
+  static async connect(sandbox: Sandbox, socket: string): Promise<NeovimSession> {
+    await waitFor('the Neovim socket', () => (existsSync(socket) ? true : undefined));
+    const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
+    const session = new NeovimSession(sandbox, nvim);
+    await nvim.eval('1');
     return session;
   }
 
@@ -150,14 +147,8 @@ export class NeovimSession {
     return this.lua<NeovimStatus>(`return require('tandem').status()`);
   }
 
-  async waitForState(state: string): Promise<NeovimStatus> {
-    return waitFor(`Tandem to be ${state}`, async () => {
-      const status = await this.status();
-      if (status.state === 'failed' && state !== 'failed') {
-        throw new Error(`Tandem failed: ${status.error}`);
-      }
-      return status.state === state ? status : undefined;
-    });
+  waitForState(state: string): Promise<NeovimStatus> {
+    return waitForTandemState(state, () => this.status());
   }
 
   /** The lines of buffer `buf` (0: the current one). */
@@ -197,11 +188,14 @@ export class NeovimSession {
     ]);
   }
 
-  /** Ends Neovim (if still running). */
+  /** Ends Neovim (if still running), or only the connection to one this session did not start. */
   async close(): Promise<void> {
-    if (this.process.exitCode === null && this.process.signalCode === null) {
+    const child = this.process;
+    if (!child) {
+      await this.nvim.close().catch(() => undefined);
+    } else if (child.exitCode === null && child.signalCode === null) {
       this.nvim.command('qa!').catch(() => undefined);
-      const timer = setTimeout(() => this.process.kill('SIGKILL'), 10_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await this.exited;
       clearTimeout(timer);
     }

@@ -1,20 +1,19 @@
 /**
  * A real Vim for tests: in a tmux pane (a real screen, real keys), with Tandem loaded from this
- * repository, every folder it could write to private, and a test driver (`driver.vim`) through
+ * repository, every folder it could write to private, and a test driver (`vim-test-driver.vim`) through
  * which a test reads Vim's state and sets things up without typing.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { shellQuote } from '@tandem/command';
-import { TANDEM } from '../bridge-editor.js';
-import { missing } from '../needs.js';
-import { TmuxPane } from '../real-clients/tmux.js';
+import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from '../repo-root.js';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
+import { editorSkipReason, waitForTandemState } from './editor-needs.js';
 import { defaultEditor } from './editor-version.js';
+import { startEditorPane, terminalEnv, type EditorScreen } from './tmux-editor.js';
 
-const DRIVER = path.join(REPO_ROOT, 'test/vim/driver.vim');
+const DRIVER = fileURLToPath(new URL('./vim-test-driver.vim', import.meta.url));
 
 /**
  * The Vim the tests run, the one place that chooses it: the system's (9.0), or the version
@@ -24,14 +23,9 @@ export function vimCommand(): string[] {
   return defaultEditor('vim').editor?.command() ?? ['vim'];
 }
 
-/** Why these tests cannot run here, or `false` (under CI a missing program fails instead). */
+/** Why the Vim tests (Vim runs in tmux) cannot run here, or `false` (see `editorSkipReason`). */
 export function vimSkipReason(needs: { sidecar?: boolean } = {}): string | false {
-  const notBuilt =
-    needs.sidecar && !existsSync(TANDEM)
-      ? [`the sidecar is not built (${path.relative(REPO_ROOT, TANDEM)}; run npm run build)`]
-      : [];
-  const vim = defaultEditor('vim').reason;
-  return missing(['tmux'], [...(vim ? [vim] : []), ...notBuilt]);
+  return editorSkipReason('vim', { ...needs, tmux: true });
 }
 
 /** The Vim command line that loads Tandem from this repository and nothing of the user's. */
@@ -97,11 +91,6 @@ export interface VimOptions {
   height?: number;
 }
 
-/** The environment of a Vim in `sandbox`: TERM_PROGRAM (tmux sets it) is removed from it. */
-export function vimEnv(sandbox: Sandbox, extra: Record<string, string> = {}) {
-  return sandbox.env({ TERM: 'xterm-256color', ...extra });
-}
-
 /**
  * The command that runs Vim in a pane: `env -u` because tmux puts TERM_PROGRAM into every pane,
  * and the CLIs must find Vim through Tandem alone.
@@ -132,22 +121,13 @@ function driverDir(sandbox: Sandbox): string {
   return path.join(sandbox.root, 'driver');
 }
 
-/** What VimSession needs of the terminal Vim runs in: a tmux pane, or a CLI session's. */
-export interface VimScreen {
-  sendKeys(...keys: string[]): Promise<void>;
-  type(text: string): Promise<void>;
-  capture(): Promise<string>;
-  ending(): Promise<string | undefined>;
-  stop(): Promise<void>;
-}
-
 /** One Vim in a tmux pane of its own, in `sandbox.workspace`. */
 export class VimSession {
   private seq = 0;
 
   private constructor(
     readonly sandbox: Sandbox,
-    readonly pane: VimScreen,
+    readonly pane: EditorScreen,
     private readonly driverDir: string,
   ) {}
 
@@ -162,21 +142,18 @@ export class VimSession {
     VimSession.prepare(sandbox);
     const tmuxDir = path.join(sandbox.root, 'tmux-vim');
     mkdirSync(tmuxDir, { recursive: true });
-    const pane = await TmuxPane.start({
+    const pane = await startEditorPane(sandbox, {
       dir: tmuxDir,
-      cwd: sandbox.workspace,
-      shellLine: vimArgv(sandbox, options)
-        .map((word) => shellQuote(word))
-        .join(' '),
-      env: vimEnv(sandbox),
-      width: options.width ?? 160,
-      height: options.height ?? 45,
+      argv: vimArgv(sandbox, options),
+      env: terminalEnv(sandbox),
+      width: options.width,
+      height: options.height,
     });
     return VimSession.attach(sandbox, pane);
   }
 
   /** The Vim started (after `prepare`) with `vimArgv(sandbox)` in `screen`. */
-  static async attach(sandbox: Sandbox, screen: VimScreen): Promise<VimSession> {
+  static async attach(sandbox: Sandbox, screen: EditorScreen): Promise<VimSession> {
     const session = new VimSession(sandbox, screen, driverDir(sandbox));
     await session.eval('1');
     return session;
@@ -236,18 +213,8 @@ export class VimSession {
     return this.eval<VimStatus>('tandem#status()');
   }
 
-  async waitForState(state: string, timeoutMs = 30_000): Promise<VimStatus> {
-    return waitFor(
-      `Tandem to be ${state}`,
-      async () => {
-        const status = await this.status();
-        if (status.state === 'failed' && state !== 'failed') {
-          throw new Error(`Tandem failed: ${status.error}`);
-        }
-        return status.state === state ? status : undefined;
-      },
-      timeoutMs,
-    );
+  waitForState(state: string, timeoutMs = 30_000): Promise<VimStatus> {
+    return waitForTandemState(state, () => this.status(), { timeoutMs });
   }
 
   /** The windows of the current tab page, how many tab pages there are, and the mode. */
