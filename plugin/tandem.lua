@@ -33,24 +33,18 @@ end, {
     end, require('tandem').cli_names())
   end,
 })
-command('TandemStart', function()
-  require('tandem').start()
-end, { nargs = 0, desc = 'start the sidecar' })
-command('TandemStop', function()
-  require('tandem').stop()
-end, { nargs = 0, desc = 'stop the sidecar' })
-command('TandemStatus', function()
-  require('tandem').print_status()
-end, { nargs = 0, desc = 'show the connection' })
-command('TandemAccept', function()
-  require('tandem').accept()
-end, { nargs = 0, desc = 'accept the proposal in this tab' })
-command('TandemReject', function()
-  require('tandem').reject()
-end, { nargs = 0, desc = 'reject the proposal in this tab' })
-command('TandemDoctor', function()
-  require('tandem').doctor()
-end, { nargs = 0, desc = 'show why a CLI does or does not connect' })
-command('TandemEnv', function()
-  require('tandem').show_env_line()
-end, { nargs = 0, desc = 'show the line that connects a CLI in another terminal' })
+-- The commands without arguments: each calls one function of the plugin.
+for _, spec in ipairs({
+  { 'TandemStart', 'start', 'start the sidecar' },
+  { 'TandemStop', 'stop', 'stop the sidecar' },
+  { 'TandemStatus', 'print_status', 'show the connection' },
+  { 'TandemAccept', 'accept', 'accept the proposal in this tab' },
+  { 'TandemReject', 'reject', 'reject the proposal in this tab' },
+  { 'TandemDoctor', 'doctor', 'show why a CLI does or does not connect' },
+  { 'TandemEnv', 'show_env_line', 'show the line that connects a CLI in another terminal' },
+}) do
+  local name, fn, desc = spec[1], spec[2], spec[3]
+  command(name, function()
+    require('tandem')[fn]()
+  end, { nargs = 0, desc = desc })
+end

@@ -148,16 +148,15 @@ function Bridge:workspace_changed(folders)
   self.rpc:notify('workspace/changed', { workspaceFolders = folders })
 end
 
-function Bridge:file_opened(path)
-  self.rpc:notify('file/opened', { path = path })
-end
-
-function Bridge:file_closed(path)
-  self.rpc:notify('file/closed', { path = path })
-end
-
-function Bridge:file_focused(path)
-  self.rpc:notify('file/focused', { path = path })
+-- Bridge:file_opened(path), Bridge:file_closed(path), Bridge:file_focused(path).
+for name, method in pairs({
+  file_opened = 'file/opened',
+  file_closed = 'file/closed',
+  file_focused = 'file/focused',
+}) do
+  Bridge[name] = function(self, path)
+    self.rpc:notify(method, { path = path })
+  end
 end
 
 --- `character` counts Unicode code points, 1-based; `selected_text` only with a selection.

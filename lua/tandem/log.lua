@@ -55,20 +55,11 @@ function Log:tell(level, message)
   vim.notify(text, NOTIFY_LEVELS[level])
 end
 
-function Log:debug(message)
-  self:log('debug', message)
-end
-
-function Log:info(message)
-  self:log('info', message)
-end
-
-function Log:warn(message)
-  self:log('warn', message)
-end
-
-function Log:error(message)
-  self:log('error', message)
+-- Log:debug(message), Log:info(message), Log:warn(message), Log:error(message).
+for _, level in ipairs({ 'debug', 'info', 'warn', 'error' }) do
+  Log[level] = function(self, message)
+    self:log(level, message)
+  end
 end
 
 function Log:close()
