@@ -36,6 +36,10 @@ export * from './editors/emacs-session.js';
 export * from './editors/code-server.js';
 export * from './editors/editor-needs.js';
 export * from './editors/tmux-editor.js';
+export * from './editors/neovim-driver.js';
+export * from './editors/vim-driver.js';
+export * from './editors/emacs-driver.js';
+export * from './editors/code-server-driver.js';
 export { REPO_ROOT } from './repo-root.js';
 export * from './real-clients/real-client.js';
 export * from './real-clients/installed-clients.js';
@@ -43,6 +47,7 @@ export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';
 export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
+export * from './conformance/cli-scenarios.js';
 export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
 export { shellQuote } from '@tandem/command';
 

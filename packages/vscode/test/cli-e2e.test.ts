@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
+  cliInSandbox,
   CodeServer,
   codeServerSkipReason,
   editPrompt,
@@ -30,16 +31,8 @@ test(
     const file = path.join(sandbox.workspace, 'notes.txt');
     await writeFile(file, original);
     const edit = { filePath: file, content: proposed };
-    const launch = await prepareCliLaunch({
-      cli: 'gemini',
-      cwd: sandbox.workspace,
-      home: sandbox.home,
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      edit,
-      // Asked for before the CLI has connected, the edit would be confirmed in the terminal.
-      promptAtStart: false,
-    });
+    // Asked for before the CLI has connected, the edit would be confirmed in the terminal.
+    const launch = await prepareCliLaunch(cliInSandbox(sandbox, 'gemini', edit));
     const vscode = await CodeServer.start(sandbox);
     t.after(async () => {
       await vscode.stop();

@@ -11,9 +11,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  editPrompt,
+  cliInSandbox,
   finalText,
-  inputPattern,
   needsProgram,
   realClientIn,
   Sandbox,
@@ -379,20 +378,11 @@ for (const entry of WHOLE_CLI_CASES) {
           await companion.stop();
           sandbox.remove();
         });
-        const edit = { filePath: file, content: PROPOSAL };
-        const session = await startCliSession({
-          cli,
-          cwd: sandbox.workspace,
-          home: sandbox.home,
-          tmpDir: sandbox.tmpDir,
-          qwenHome: sandbox.qwenHome,
-          edit,
-          promptAtStart: false,
-        });
+        const session = await startCliSession(
+          cliInSandbox(sandbox, cli, { filePath: file, content: PROPOSAL }),
+        );
         started.session = session;
-        await waitFor('the CLI to connect', () => companion.sessionCount > 0 || undefined, 120_000);
-        await session.waitForScreen(inputPattern);
-        await session.submit(editPrompt(edit));
+        await session.askForEdit(async () => companion.sessionCount > 0);
         const diff = await waitFor('the diff', () => companion.newestDiff(), 120_000);
         await entry.act(companion, diff, session);
         const end = entry.endsWith?.[cli] ?? finalText;

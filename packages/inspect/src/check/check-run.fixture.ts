@@ -1,5 +1,12 @@
-/** Test-only: runs `tandem check` in this process, with a scripted person at the editor. */
+/**
+ * Test-only: runs `tandem check` in this process, with a scripted person at the editor, and the
+ * one test of `tandem check --interactive` against a real editor that every editor runs.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { Sandbox, waitFor, type AdapterDriver, type EditorUnderTest } from '@tandem/testkit';
 import type { CheckReport } from './check-report.js';
 import { checkCommand } from './check-command.js';
 
@@ -61,4 +68,87 @@ export function failures(report: CheckReport | undefined): string[] {
     .flatMap((section) => section.checks)
     .filter((check) => check.status === 'fail')
     .map((check) => `${check.id}: ${check.detail}`);
+}
+
+/** The word in the name of the file each step's diff opens on. */
+const FILE_WORD: Record<string, string> = {
+  accept: 'accept',
+  reject: 'reject',
+  edit: 'close',
+  empty: 'empty',
+  quit: 'quit',
+};
+
+/**
+ * What the person at the editor does for each step of `tandem check --interactive`, with the
+ * editor's conformance steps and its first accept and reject gestures.
+ */
+async function answer(
+  editor: EditorUnderTest,
+  gestures: { accept: string; reject: string },
+  key: string,
+  pressEnter: () => void,
+): Promise<void> {
+  const word = FILE_WORD[key]!;
+  const view = await waitFor(
+    `the diff view of step ${key}`,
+    async () =>
+      (await editor.diffViews()).find((shown) => path.basename(shown.filePath).includes(word)),
+    60_000,
+  );
+  const file = view.filePath;
+  switch (key) {
+    case 'accept':
+      await editor.appendLine(file, 'a line the person added');
+      return editor.accept(file, gestures.accept);
+    case 'reject':
+      return editor.reject(file, gestures.reject);
+    case 'edit':
+      await editor.appendLine(file, 'an edit left in the editor');
+      return pressEnter();
+    case 'empty': {
+      await editor.editProposal(file, '');
+      const before = await editor.messages();
+      await editor.accept(file, gestures.accept);
+      await waitFor('the refusal', async () =>
+        /empty/i.test((await editor.messages()).slice(before.length)) ? true : undefined,
+      );
+      return editor.reject(file, gestures.reject);
+    }
+    case 'quit':
+      return editor.quit();
+  }
+}
+
+/**
+ * Registers the test of `tandem check --interactive` against the editor `driver` starts: every
+ * check passes, none is skipped, the diffs answered in the editor as a person would.
+ */
+export function describeCheckAgainst(
+  driver: AdapterDriver,
+  { timeLimitSeconds = 60, timeoutMs }: { timeLimitSeconds?: number; timeoutMs?: number } = {},
+): void {
+  const gestures = { accept: driver.gestures.accept[0]!, reject: driver.gestures.reject[0]! };
+  describe(`tandem check against ${driver.name}`, { skip: driver.skip, timeout: timeoutMs }, () => {
+    it('passes every check, the diffs answered in the editor', async (t) => {
+      const sandbox = new Sandbox();
+      const editor = await driver.start(sandbox);
+      t.after(async () => {
+        await editor.close();
+        sandbox.remove();
+      });
+      const limit = String(timeLimitSeconds);
+      const run = await runCheck(
+        ['--cwd', sandbox.workspace, '--interactive', '--time-limit', limit, '--json'],
+        {
+          env: sandbox.env({ REMOTE_CONTAINERS: 'true' }),
+          cwd: sandbox.workspace,
+          person: (key, { pressEnter }) => answer(editor, gestures, key, pressEnter),
+        },
+      );
+      assert.deepEqual(failures(run.report), [], run.stderr);
+      assert.equal(run.status, 0);
+      assert.equal(run.report?.counts.skip, 0);
+    });
+  });
 }

@@ -33,6 +33,11 @@ export interface EditorUnderTest {
   diffViews(): Promise<ShownDiff[]>;
   /** Replaces the whole proposed side of the view of `filePath` with `text`, as a user edits. */
   editProposal(filePath: string, text: string): Promise<void>;
+  /**
+   * Types `line` and a line break at the end of the proposed side of the view of `filePath`, as a
+   * user adds a line; resolves once the editor has the edit.
+   */
+  appendLine(filePath: string, line: string): Promise<void>;
   /** Accepts the view of `filePath` with one of the driver's `gestures.accept`. */
   accept(filePath: string, gesture: string): Promise<void>;
   /** Rejects (or closes) the view of `filePath` with one of the driver's `gestures.reject`. */

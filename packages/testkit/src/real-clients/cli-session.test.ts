@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { CliCommand, CliName } from './cli-launch.js';
 import {
+  cliInSandbox,
   inputPattern,
   startCliSession,
   type CliSession,
   type CliSessionOptions,
 } from './cli-session.js';
 import { needsProgram } from '../needs.js';
+import { Sandbox } from '../sandbox.js';
 import { finalText } from './proposed-edit.js';
 import { processGroupAlive } from './tmux.js';
 
@@ -19,41 +20,31 @@ const original = 'first line\nsecond line\n';
 // Tabs, quotes, a literal backslash-n and non-ASCII: the file must get exactly these bytes.
 const proposed = 'first line\n\tindented "quoted" \\n stays literal\nünïcödé ✓\n';
 
-interface Scenario {
-  session: CliSession;
-  file: string;
-  root: string;
-}
-
+/** The CLI in a sandbox, the edit asked for at its start (no companion: it asks in its terminal). */
 async function startScenario(
   t: TestContext,
   cli: CliName,
   command?: CliSessionOptions['command'],
-): Promise<Scenario> {
-  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `cli-session-${cli}-`)));
-  const cwd = path.join(root, 'workspace');
-  await mkdir(cwd);
-  const file = path.join(cwd, 'notes.txt');
+): Promise<{ session: CliSession; file: string; sandbox: Sandbox }> {
+  const sandbox = new Sandbox(`cli-session-${cli}-`);
+  const file = path.join(sandbox.workspace, 'notes.txt');
   await writeFile(file, original);
   const session = await startCliSession({
-    cli,
-    cwd,
-    home: path.join(root, 'home'),
-    tmpDir: path.join(root, 'tmp'),
-    edit: { filePath: file, content: proposed },
+    ...cliInSandbox(sandbox, cli, { filePath: file, content: proposed }),
+    promptAtStart: true,
     ...(command && { command }),
   });
   t.after(async () => {
     await session.stop();
-    await rm(root, { recursive: true, force: true });
+    sandbox.remove();
   });
-  return { session, file, root };
+  return { session, file, sandbox };
 }
 
 /** IDE mode is on, yet no companion wrote a discovery file the CLI could find. */
-function assertNoDiscoveryFiles(root: string): void {
-  assert.equal(existsSync(path.join(root, 'tmp', 'gemini', 'ide')), false);
-  assert.equal(existsSync(path.join(root, 'home', '.qwen', 'ide')), false);
+function assertNoDiscoveryFiles(sandbox: Sandbox): void {
+  assert.equal(existsSync(path.join(sandbox.tmpDir, 'gemini', 'ide')), false);
+  assert.equal(existsSync(path.join(sandbox.qwenHome, 'ide')), false);
 }
 
 for (const cli of ['gemini', 'qwen'] as const) {
@@ -62,8 +53,8 @@ for (const cli of ['gemini', 'qwen'] as const) {
     { timeout: 180_000 },
     async (t) => {
       if (!needsProgram(t, 'tmux')) return;
-      const { session, file, root } = await startScenario(t, cli);
-      assertNoDiscoveryFiles(root);
+      const { session, file, sandbox } = await startScenario(t, cli);
+      assertNoDiscoveryFiles(sandbox);
       await session.approveInTerminal(120_000);
       await session.waitForScreen((screen) => screen.includes(finalText));
       assert.equal(await readFile(file, 'utf8'), proposed);
@@ -102,10 +93,10 @@ test(
       '-c',
       `touch "$TMPDIR/wrapper-ran"; ${cli.shellLine}`,
     ];
-    const { session, file, root } = await startScenario(t, 'gemini', wrapper);
+    const { session, file, sandbox } = await startScenario(t, 'gemini', wrapper);
     await session.approveInTerminal(120_000);
     await session.waitForScreen((screen) => screen.includes(finalText));
     assert.equal(await readFile(file, 'utf8'), proposed);
-    assert.equal(existsSync(path.join(root, 'tmp', 'wrapper-ran')), true);
+    assert.equal(existsSync(path.join(sandbox.tmpDir, 'wrapper-ran')), true);
   },
 );

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  editPrompt,
   prepareCliLaunch,
   type CliCommand,
   type CliLaunch,
@@ -8,6 +9,9 @@ import {
   type CliName,
 } from './cli-launch.js';
 import { shellQuote } from '@tandem/command';
+import type { Sandbox } from '../sandbox.js';
+import { waitFor } from '../wait.js';
+import type { ProposedEdit } from './proposed-edit.js';
 import { TmuxPane } from './tmux.js';
 
 export interface CliSessionOptions extends CliLaunchOptions {
@@ -32,10 +36,24 @@ const rejectKeys = ['Escape'];
 
 export type ScreenCondition = RegExp | ((screen: string) => boolean);
 
+/**
+ * `cli` in `sandbox` (its workspace, HOME, TMPDIR and QWEN_HOME), its model to propose `edit`
+ * once the test asks for it (`CliSession.askForEdit`), not at start.
+ */
+export function cliInSandbox(
+  sandbox: Sandbox,
+  cli: CliName,
+  edit: ProposedEdit,
+): CliLaunchOptions & { promptAtStart: false } {
+  const { workspace: cwd, home, tmpDir, qwenHome } = sandbox;
+  return { cli, cwd, home, tmpDir, qwenHome, edit, promptAtStart: false };
+}
+
 /** The real CLI, interactive in a tmux pane, talking to a fake model. */
 export class CliSession {
   private constructor(
     readonly cli: CliName,
+    private readonly edit: ProposedEdit,
     private readonly launch: CliLaunch,
     private readonly pane: TmuxPane,
   ) {}
@@ -61,7 +79,7 @@ export class CliSession {
         width: options.width,
         height: options.height,
       });
-      return new CliSession(options.cli, launch, pane);
+      return new CliSession(options.cli, options.edit, launch, pane);
     } catch (error) {
       await launch.close();
       throw error;
@@ -127,6 +145,20 @@ export class CliSession {
     await this.type(text);
     await this.waitForScreen((screen) => screen.includes(text), timeoutMs);
     await this.sendKeys('Enter');
+  }
+
+  /**
+   * Asks for the edit (of a CLI started without it) once `connected` says the companion sees this
+   * CLI: asked earlier, the CLI would confirm the edit in its own terminal.
+   */
+  async askForEdit(connected: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+    await waitFor(
+      'the companion to see the CLI connected',
+      async () => ((await connected()) ? true : undefined),
+      timeoutMs,
+    );
+    await this.waitForScreen(inputPattern, timeoutMs);
+    await this.submit(editPrompt(this.edit));
   }
 
   /** Waits for the CLI's own confirmation dialog and picks "allow once". */

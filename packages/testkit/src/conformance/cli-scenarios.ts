@@ -1,0 +1,245 @@
+/**
+ * The whole-CLI scenarios every editor runs: the real Gemini CLI and Qwen Code in tmux, against
+ * a fake model that proposes one edit of notes.txt. The CLI runs in a terminal of the editor or
+ * in a tmux pane of its own (finding the editor by its discovery files alone); the diff opens in
+ * the editor; the user answers there or in the CLI's terminal; the CLI writes the file, or leaves
+ * it alone, and the editor shows what became of it.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test, type TestContext } from 'node:test';
+import type { CliName } from '../real-clients/cli-launch.js';
+import { cliInSandbox, startCliSession, type CliSession } from '../real-clients/cli-session.js';
+import { finalText } from '../real-clients/proposed-edit.js';
+import { Sandbox } from '../sandbox.js';
+import { waitFor } from '../wait.js';
+import type { CliEditor, CliScenarioDriver } from './cli-driver.js';
+
+export type { CliEditor, CliScenarioDriver, EditorWithCli } from './cli-driver.js';
+
+export type CliScenario = 'accept' | 'reject' | 'approve-in-cli' | 'cancel-in-cli' | 'own-pane';
+
+const original = 'first line\nsecond line\n';
+// Tabs, quotes and non-ASCII, wide characters too: the file must get exactly these bytes.
+const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n';
+/** The longest a CLI, a model turn or the editor's answer may take on a busy machine. */
+const LONG = 120_000;
+
+/** The display names the editors and the engine use for each CLI. */
+const DISPLAY: Record<CliName, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
+
+interface Scene {
+  session: CliSession;
+  editor: CliEditor;
+  file: string;
+  /** Whether the CLI runs in the editor's terminal (else in a pane of its own). */
+  inEditor: boolean;
+}
+
+/**
+ * A sandbox with notes.txt, and `cli`'s options there; what the scenario starts is ended after
+ * it, the last started first.
+ */
+function prepare(t: TestContext, cli: CliName) {
+  const sandbox = new Sandbox();
+  const file = path.join(sandbox.workspace, 'notes.txt');
+  writeFileSync(file, original);
+  const cleanups: (() => Promise<void>)[] = [];
+  t.after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    sandbox.remove();
+  });
+  const after = (cleanup: () => Promise<void>) => cleanups.push(cleanup);
+  const options = cliInSandbox(sandbox, cli, { filePath: file, content: proposed });
+  return { sandbox, file, after, options };
+}
+
+/** The CLI in a terminal of the editor, asked for the edit once the editor sees it. */
+async function inEditor(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<Scene> {
+  const { sandbox, file, after, options } = prepare(t, cli);
+  const { session, editor } = await driver.startWithCli(
+    sandbox,
+    { ...options, width: 160, height: 45 },
+    file,
+    after,
+  );
+  await session.askForEdit(async () => (await editor.clientNames()).length === 1);
+  return { session, editor, file, inEditor: true };
+}
+
+/** The editor alone, and the CLI in a tmux pane of its own: nothing of the editor reaches it. */
+async function inOwnPane(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<Scene> {
+  const { sandbox, file, after, options } = prepare(t, cli);
+  const editor = await driver.start(sandbox, file);
+  after(() => editor.close());
+  const session = await startCliSession(options);
+  after(() => session.stop());
+  await session.askForEdit(async () => (await editor.clientNames()).length === 1);
+  return { session, editor, file, inEditor: false };
+}
+
+/** Waits until the editor shows the diff of the file (and, around the CLI, its hint). */
+async function diffShown(driver: CliScenarioDriver, { session, editor, file, inEditor }: Scene) {
+  await waitFor(
+    `the diff in ${driver.name}`,
+    async () => (await editor.diffViews()).some((view) => view.filePath === file) || undefined,
+    LONG,
+  ).catch(async (error: unknown) => {
+    throw new Error(`${String(error)}; the CLI's screen:\n${await session.screen()}`);
+  });
+  if (inEditor) await session.waitForScreen(driver.diffHint);
+}
+
+async function turnOver(session: CliSession): Promise<void> {
+  await session.waitForScreen((screen) => screen.includes(finalText), LONG);
+}
+
+async function diffClosed(driver: CliScenarioDriver, { editor, file }: Scene): Promise<void> {
+  await waitFor(
+    `the diff in ${driver.name} to close`,
+    async () =>
+      (await editor.diffViews()).some((view) => view.filePath === file) ? undefined : true,
+    LONG,
+  );
+}
+
+async function bufferShows(editor: CliEditor, file: string, text: string): Promise<void> {
+  await waitFor('the open buffer to show the file as written', async () =>
+    (await editor.bufferText(file)) === text ? true : undefined,
+  );
+}
+
+/** Waits until the editor has told the user `text` (the engine watches the file first). */
+async function told(driver: CliScenarioDriver, editor: CliEditor, text: string): Promise<void> {
+  await waitFor(
+    `"${text}" among ${driver.name}'s messages`,
+    async () => ((await editor.messages()).includes(text) ? true : undefined),
+    60_000,
+  );
+}
+
+/** How the user answers in the CLI's terminal: inside the editor when the driver can go back. */
+function answerInCli(t: TestContext, driver: CliScenarioDriver, cli: CliName) {
+  return driver.backToCli ? inEditor(t, driver, cli) : inOwnPane(t, driver, cli);
+}
+
+const SCENARIOS: Record<
+  CliScenario,
+  {
+    title(driver: CliScenarioDriver): string;
+    run(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<void>;
+  }
+> = {
+  accept: {
+    title: (d) =>
+      `in ${d.terminal}: an edit in the diff, ${d.gestures.accept}, and the CLI writes the edited file`,
+    async run(t, driver, cli) {
+      const scene = await inEditor(t, driver, cli);
+      await diffShown(driver, scene);
+      assert.match(
+        (await scene.editor.clientNames()).join(' '),
+        cli === 'gemini' ? /Gemini/ : /Qwen/,
+      );
+      await scene.editor.appendLine(scene.file, 'edited in the diff');
+      await scene.editor.accept(scene.file, driver.gestures.accept);
+      await turnOver(scene.session);
+      const edited = `${proposed}edited in the diff\n`;
+      assert.equal(readFileSync(scene.file, 'utf8'), edited);
+      await bufferShows(scene.editor, scene.file, edited);
+    },
+  },
+  reject: {
+    title: (d) =>
+      `in ${d.terminal}: ${d.gestures.reject} in the diff, and the file stays as it was`,
+    async run(t, driver, cli) {
+      const scene = await inEditor(t, driver, cli);
+      await diffShown(driver, scene);
+      await scene.editor.reject(scene.file, driver.gestures.reject);
+      await diffClosed(driver, scene);
+      // The CLI takes the rejection: the diff's hint is gone and the CLI says so, or asks for the
+      // next message; the file is unchanged.
+      const rejected = driver.rejectedHint ?? /Type your message/;
+      await scene.session.waitForScreen(
+        (screen) => !driver.diffHint.test(screen) && rejected.test(screen),
+        LONG,
+      );
+      assert.equal(readFileSync(scene.file, 'utf8'), original);
+      await bufferShows(scene.editor, scene.file, original);
+    },
+  },
+  'approve-in-cli': {
+    title: (d) =>
+      `${d.backToCli ? `in ${d.terminal}` : 'in a separate tmux pane'}: approved in the CLI after an edit in ${d.name}, and ${d.name} says what was written`,
+    async run(t, driver, cli) {
+      const scene = await answerInCli(t, driver, cli);
+      await diffShown(driver, scene);
+      await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
+      await driver.backToCli?.(scene.session);
+      await scene.session.approveInTerminal(LONG);
+      await diffClosed(driver, scene);
+      await turnOver(scene.session);
+      // Gemini CLI writes the text closeDiff returned (with the edit made in the editor); Qwen
+      // Code writes its own proposal (SPEC-NOTES §3).
+      const edited = `${proposed}added in ${driver.name}\n`;
+      assert.equal(readFileSync(scene.file, 'utf8'), cli === 'gemini' ? edited : proposed);
+      await told(
+        driver,
+        scene.editor,
+        cli === 'gemini'
+          ? 'Tandem: Gemini CLI wrote notes.txt with your edits (approved in its terminal).'
+          : 'Tandem: Qwen Code wrote its own proposal to notes.txt, not your edits',
+      );
+    },
+  },
+  'cancel-in-cli': {
+    title: (d) =>
+      `${d.backToCli ? `in ${d.terminal}` : 'in a separate tmux pane'}: cancelled in the CLI, and ${d.name} says the file was not changed`,
+    async run(t, driver, cli) {
+      const scene = await answerInCli(t, driver, cli);
+      await diffShown(driver, scene);
+      await driver.backToCli?.(scene.session);
+      await scene.session.rejectInTerminal(LONG);
+      await diffClosed(driver, scene);
+      await told(
+        driver,
+        scene.editor,
+        `Tandem: notes.txt was not changed: the proposal was cancelled in ${DISPLAY[cli]}'s terminal.`,
+      );
+      assert.equal(readFileSync(scene.file, 'utf8'), original);
+    },
+  },
+  'own-pane': {
+    title: (d) =>
+      `in a separate tmux pane finds ${d.name} by its discovery files; an edit and ${d.gestures.accept} there write the file`,
+    async run(t, driver, cli) {
+      const scene = await inOwnPane(t, driver, cli);
+      await diffShown(driver, scene);
+      await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
+      await scene.editor.accept(scene.file, driver.gestures.accept);
+      await turnOver(scene.session);
+      const edited = `${proposed}added in ${driver.name}\n`;
+      assert.equal(readFileSync(scene.file, 'utf8'), edited);
+      await bufferShows(scene.editor, scene.file, edited);
+    },
+  },
+};
+
+/**
+ * Registers (with `node:test`) the whole-CLI scenarios for the editor of `driver`, each with both
+ * CLIs, or only the `scenarios` and `clis` given. Call it at the top level of a test file.
+ */
+export function runCliScenarios(
+  driver: CliScenarioDriver,
+  only: { scenarios?: CliScenario[]; clis?: CliName[] } = {},
+): void {
+  const names = only.scenarios ?? (Object.keys(SCENARIOS) as CliScenario[]);
+  for (const name of names) {
+    for (const cli of only.clis ?? (['gemini', 'qwen'] as const)) {
+      const scenario = SCENARIOS[name];
+      test(`${cli} ${scenario.title(driver)}`, { skip: driver.skip, timeout: 300_000 }, (t) =>
+        scenario.run(t, driver, cli),
+      );
+    }
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * VS Code as the shared suites drive it: code-server in Chromium driven through the page (keys,
+ * clicks, the command palette), for the adapter conformance suite and `tandem check`'s test.
+ */
+import path from 'node:path';
+import type { Locator } from 'playwright-core';
+import type {
+  AdapterDriver,
+  EditorUnderTest,
+  Position,
+  ShownDiff,
+} from '../conformance/adapter-driver.js';
+import type { Sandbox } from '../sandbox.js';
+import { waitUntil } from '../wait.js';
+import { CodeServer, codeServerSkipReason } from './code-server.js';
+
+/** What separates a diff tab's file name from the rest of its title. */
+const DIFF_TITLE = ' ↔ ';
+
+/** The text of an editor's rendered lines, top to bottom, as the user reads it. */
+async function renderedText(editor: Locator): Promise<string> {
+  const lines = await editor.locator('.view-lines .view-line').all();
+  const placed = await Promise.all(
+    lines.map(async (line) => ({
+      top: Number(/top:\s*(-?[\d.]+)px/.exec((await line.getAttribute('style')) ?? '')?.[1]),
+      text: ((await line.textContent()) ?? '').replace(/\u00a0/g, ' '),
+    })),
+  );
+  return placed
+    .sort((a, b) => a.top - b.top)
+    .map((line) => line.text)
+    .join('\n');
+}
+
+/** VS Code as a user drives it: keys and clicks in the page, what it renders read back. */
+export class VsCodeUnderTest implements EditorUnderTest {
+  /** Every notification text shown so far, in the order first seen. */
+  private readonly shown: string[] = [];
+
+  constructor(
+    private readonly vscode: CodeServer,
+    private readonly workspace: string,
+  ) {}
+
+  private get page() {
+    return this.vscode.page;
+  }
+
+  async openFile(filePath: string): Promise<void> {
+    await this.vscode.openFile(path.relative(this.workspace, filePath));
+  }
+
+  /** Go to Line/Column in Quick Open (`:line:column`); its columns are UTF-16 units. */
+  async moveCursor({ line, character }: Position): Promise<void> {
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`:${line}:${character}`);
+    await input.press('Enter');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await this.vscode.focusEditor();
+  }
+
+  /** From `first`, Shift+Right over every character up to `last` (a line break is one). */
+  async select(first: Position, last: Position): Promise<void> {
+    await this.moveCursor(first);
+    const lines = (
+      await renderedText(this.page.locator('.editor-group-container.active .monaco-editor').first())
+    ).split('\n');
+    let count = last.character - first.character + 1;
+    for (let line = first.line; line < last.line; line++) {
+      count += [...(lines[line - 1] ?? '')].length + 1;
+    }
+    for (let i = 0; i < count; i++) await this.page.keyboard.press('Shift+ArrowRight');
+  }
+
+  /** Escape until the status bar shows no selection: VS Code may take the first for another use. */
+  async clearSelection(): Promise<void> {
+    const status = this.page.locator('[id="status.editor.selection"]');
+    await waitUntil('the selection to end', async () => {
+      await this.page.keyboard.press('Escape');
+      return !/selected/.test(await status.innerText());
+    });
+  }
+
+  /** Every diff tab, each shown in turn to read its proposed side. */
+  async diffViews(): Promise<ShownDiff[]> {
+    const titles = await this.page.locator('.tab', { hasText: DIFF_TITLE }).allInnerTexts();
+    const views: ShownDiff[] = [];
+    for (const title of titles) {
+      const name = title.split(DIFF_TITLE)[0]!.trim();
+      const proposal = await this.proposalOf(name).catch(() => undefined);
+      if (proposal !== undefined) {
+        views.push({ filePath: path.join(this.workspace, name), proposal });
+      }
+    }
+    return views;
+  }
+
+  /** Makes the diff tab of the file `name` the active editor; returns its proposed side. */
+  private async showDiff(name: string): Promise<Locator> {
+    const tab = this.page.locator('.tab', { hasText: `${name}${DIFF_TITLE}` }).first();
+    await tab.click({ timeout: 30_000 });
+    const group = this.page.locator('.editor-group-container.active');
+    await group.locator('.tab.active', { hasText: `${name}${DIFF_TITLE}` }).waitFor();
+    const modified = group.locator('.monaco-diff-editor .editor.modified');
+    await modified.waitFor({ state: 'visible', timeout: 60_000 });
+    return modified;
+  }
+
+  private async proposalOf(name: string): Promise<string> {
+    return renderedText(await this.showDiff(name));
+  }
+
+  async editProposal(filePath: string, text: string): Promise<void> {
+    const modified = await this.showDiff(path.basename(filePath));
+    await modified.locator('textarea').focus();
+    await this.page.keyboard.press('Control+A');
+    if (text === '') await this.page.keyboard.press('Delete');
+    else await this.page.keyboard.type(text);
+    await waitUntil(
+      'the edit in the proposal',
+      async () => (await renderedText(modified)) === text,
+    );
+    await this.vscode.extensionHostCaughtUp();
+  }
+
+  async appendLine(filePath: string, line: string): Promise<void> {
+    const modified = await this.showDiff(path.basename(filePath));
+    await modified.locator('textarea').focus();
+    await this.page.keyboard.press('Control+End');
+    await this.page.keyboard.type(line);
+    await this.page.keyboard.press('Enter');
+    await waitUntil('the line in the proposal', async () =>
+      (await renderedText(modified)).includes(line),
+    );
+    await this.vscode.extensionHostCaughtUp();
+  }
+
+  async accept(filePath: string, gesture: string): Promise<void> {
+    const modified = await this.showDiff(path.basename(filePath));
+    if (gesture === 'title button') {
+      await this.vscode.clickTitleAction('Accept the Proposed Edit');
+    } else if (gesture === 'Ctrl+S') {
+      await modified.locator('textarea').focus();
+      await this.page.keyboard.press('Control+S');
+    } else if (gesture === 'command') {
+      await this.vscode.runCommand('Tandem: Accept the Proposed Edit');
+    } else {
+      throw new Error(`no accept gesture "${gesture}"`);
+    }
+  }
+
+  async reject(filePath: string, gesture: string): Promise<void> {
+    await this.showDiff(path.basename(filePath));
+    if (gesture === 'title button') {
+      await this.vscode.clickTitleAction('Reject the Proposed Edit');
+    } else if (gesture === 'closing the tab') {
+      await this.vscode.closeActiveTab();
+    } else if (gesture === 'command') {
+      await this.vscode.runCommand('Tandem: Reject the Proposed Edit');
+    } else {
+      throw new Error(`no reject gesture "${gesture}"`);
+    }
+  }
+
+  /** The notification toasts' texts, each appended once, the first time it is seen. */
+  async messages(): Promise<string> {
+    const toasts = this.page.locator('.notification-toast .notification-list-item-message');
+    for (const text of await toasts.allInnerTexts()) {
+      if (!this.shown.includes(text)) this.shown.push(text);
+    }
+    return this.shown.join('\n');
+  }
+
+  quit(): Promise<void> {
+    return this.vscode.terminate();
+  }
+
+  close(): Promise<void> {
+    return this.vscode.stop();
+  }
+}
+
+/** VS Code (code-server) with the extension, for the adapter conformance suite. */
+export function vscodeAdapterDriver(): AdapterDriver {
+  return {
+    name: 'VS Code',
+    skip: codeServerSkipReason(),
+    gestures: {
+      accept: ['title button', 'Ctrl+S', 'command'],
+      reject: ['title button', 'closing the tab', 'command'],
+    },
+    async start(sandbox: Sandbox) {
+      // Enter types a line break, whatever word suggestion shows while the proposal is typed.
+      const vscode = await CodeServer.start(sandbox, {
+        settings: { 'editor.acceptSuggestionOnEnter': 'off' },
+      });
+      try {
+        await vscode.waitForDiscovery();
+      } catch (error) {
+        await vscode.stop();
+        throw error;
+      }
+      return new VsCodeUnderTest(vscode, sandbox.workspace);
+    },
+  };
+}
