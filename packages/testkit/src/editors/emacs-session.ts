@@ -4,7 +4,7 @@
  * repository's `emacs/` folder, and every directory it could write to made private.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../repo-root.js';
@@ -97,6 +97,7 @@ export interface EmacsLaunch {
 }
 
 export function prepareEmacs(sandbox: Sandbox): EmacsLaunch {
+  shareNativeCode(sandbox);
   const dir = path.join(sandbox.root, 'emacs-session');
   // Emacs refuses a server directory that others may read.
   const serverDir = path.join(dir, 'server');
@@ -107,6 +108,22 @@ export function prepareEmacs(sandbox: Sandbox): EmacsLaunch {
     socket: path.join(serverDir, 'server'),
     command: (...extra) => [...emacsCommand(), '-nw', ...emacsArgs('--eval', start, ...extra)],
   };
+}
+
+/**
+ * Emacs compiles the Lisp files it loads to native code in the background, into HOME's
+ * `.emacs.d/eln-cache`, some of them before `--eval` can turn that off: with a fresh HOME per
+ * test, every test's Emacs compiled the same files again, seconds of CPU each. The sandbox's
+ * eln-cache is the checkout's own (in the git-ignored `.cache`, which the editor roots see too),
+ * so each file compiles once per checkout and Emacs version.
+ */
+function shareNativeCode(sandbox: Sandbox): void {
+  const shared = path.join(REPO_ROOT, '.cache', 'emacs-eln-cache');
+  const cache = path.join(sandbox.home, '.emacs.d', 'eln-cache');
+  if (existsSync(cache)) return;
+  mkdirSync(shared, { recursive: true, mode: 0o700 });
+  mkdirSync(path.dirname(cache), { recursive: true });
+  symlinkSync(shared, cache);
 }
 
 /** One `emacs -nw` in a tmux pane, in a sandbox, looked into through its server. */
