@@ -60,32 +60,40 @@ function runJob(job, { cwd, runId, index, timeoutMs, signal }) {
 }
 
 /**
- * Runs `jobs`, starting each time the first waiting job whose weight fits within `capacity`
- * beside the running ones (a job heavier than that runs alone), and calls `onDone` with each
- * result. Once `signal` aborts, no job starts and the running ones are ended.
+ * Runs `jobs` within `capacity` (a job heavier than that runs alone) and calls `onDone` with
+ * each result. The first waiting job starts as soon as it fits; a later one may start before it
+ * only into room the first would not need once the running jobs as heavy as it end, so that
+ * light jobs, which come and go, never keep a heavy one waiting. Once `signal` aborts, no job
+ * starts and the running ones are ended.
  */
 export function runPool(jobs, { capacity, signal, ...options }, onDone) {
   return new Promise((resolve) => {
     const waiting = jobs.map((job, index) => ({ job, index }));
+    const running = new Set();
     const results = [];
-    let load = 0;
-    let running = 0;
+    const load = (jobs) => jobs.reduce((sum, job) => sum + job.weight, 0);
+    const mayStart = (job, position) => {
+      if (running.size === 0) return true;
+      if (load([...running]) + job.weight > capacity) return false;
+      if (position === 0) return true;
+      const first = waiting[0].job;
+      const lighter = [...running].filter((other) => other.weight < first.weight);
+      return load(lighter) + job.weight + first.weight <= capacity;
+    };
     const startMore = () => {
-      while (waiting.length > 0 && !signal.aborted) {
-        const fits = waiting.findIndex(({ job }) => load + job.weight <= capacity);
-        if (fits === -1 && running > 0) break;
-        const [{ job, index }] = waiting.splice(Math.max(fits, 0), 1);
-        load += job.weight;
-        running += 1;
+      while (!signal.aborted) {
+        const next = waiting.findIndex(({ job }, position) => mayStart(job, position));
+        if (next === -1) break;
+        const [{ job, index }] = waiting.splice(next, 1);
+        running.add(job);
         runJob(job, { ...options, signal, index }).then((result) => {
-          load -= job.weight;
-          running -= 1;
+          running.delete(job);
           results.push(result);
           onDone(result);
           startMore();
         });
       }
-      if (running === 0) resolve(results);
+      if (running.size === 0) resolve(results);
     };
     startMore();
   });
