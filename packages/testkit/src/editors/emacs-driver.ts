@@ -7,7 +7,7 @@ import type { AdapterDriver, Position } from '../conformance/adapter-driver.js';
 import type { CliEditor, CliScenarioDriver } from '../conformance/cli-driver.js';
 import { startCliSession } from '../real-clients/cli-session.js';
 import type { Sandbox } from '../sandbox.js';
-import { waitFor } from '../wait.js';
+import { waitFor, waitUntil } from '../wait.js';
 import { EmacsSession, emacsSkipReason, lispString, prepareEmacs } from './emacs-session.js';
 import { cliSessionScreen } from './tmux-editor.js';
 
@@ -27,8 +27,21 @@ export class EmacsUnderTest implements CliEditor {
   }
 
   async moveCursor({ line, character }: Position): Promise<void> {
-    await this.emacs.press('C-g');
+    await this.endRegion();
     await this.goTo(line, character);
+  }
+
+  /**
+   * `C-g` until no region is active. A `C-g` that comes while Emacs runs a timer or a process
+   * filter (the sidecar's messages) quits that instead of running `keyboard-quit`, and the
+   * region stays: a user presses it again.
+   */
+  private async endRegion(): Promise<void> {
+    const active = '(if (buffer-local-value (quote mark-active) (window-buffer)) "yes" "no")';
+    await waitUntil('the region to end after C-g', async () => {
+      await this.emacs.press('C-g');
+      return (await this.emacs.text(active)) === 'no';
+    });
   }
 
   /** `M-g g` to the line, then forward to the character (an active region stays active). */
@@ -46,7 +59,7 @@ export class EmacsUnderTest implements CliEditor {
   }
 
   async clearSelection(): Promise<void> {
-    await this.emacs.press('C-g');
+    await this.endRegion();
   }
 
   async diffViews() {
