@@ -83,13 +83,16 @@ export class VsCodeUnderTest implements EditorUnderTest {
     });
   }
 
-  /** Every diff tab, each shown in turn to read its proposed side. */
+  /**
+   * Every diff tab, each shown in turn to read its proposed side. A tab that is closing as it is
+   * listed is gone within moments: it is not waited for as a tab about to open is.
+   */
   async diffViews(): Promise<ShownDiff[]> {
     const titles = await this.page.locator('.tab', { hasText: DIFF_TITLE }).allInnerTexts();
     const views: ShownDiff[] = [];
     for (const title of titles) {
       const name = title.split(DIFF_TITLE)[0]!.trim();
-      const proposal = await this.proposalOf(name).catch(() => undefined);
+      const proposal = await this.proposalOf(name, 3_000).catch(() => undefined);
       if (proposal !== undefined) {
         views.push({ filePath: path.join(this.workspace, name), proposal });
       }
@@ -98,18 +101,18 @@ export class VsCodeUnderTest implements EditorUnderTest {
   }
 
   /** Makes the diff tab of the file `name` the active editor; returns its proposed side. */
-  private async showDiff(name: string): Promise<Locator> {
+  private async showDiff(name: string, timeout = 30_000): Promise<Locator> {
     const tab = this.page.locator('.tab', { hasText: `${name}${DIFF_TITLE}` }).first();
-    await tab.click({ timeout: 30_000 });
+    await tab.click({ timeout });
     const group = this.page.locator('.editor-group-container.active');
-    await group.locator('.tab.active', { hasText: `${name}${DIFF_TITLE}` }).waitFor();
+    await group.locator('.tab.active', { hasText: `${name}${DIFF_TITLE}` }).waitFor({ timeout });
     const modified = group.locator('.monaco-diff-editor .editor.modified');
-    await modified.waitFor({ state: 'visible', timeout: 60_000 });
+    await modified.waitFor({ state: 'visible', timeout: 2 * timeout });
     return modified;
   }
 
-  private async proposalOf(name: string): Promise<string> {
-    return renderedText(await this.showDiff(name));
+  private async proposalOf(name: string, timeout?: number): Promise<string> {
+    return renderedText(await this.showDiff(name, timeout));
   }
 
   async editProposal(filePath: string, text: string): Promise<void> {
