@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import {
   neovimEnv,
+  neovimForBlock,
   NeovimSession,
   neovimSkipReason,
   realClientIn,
@@ -234,35 +235,26 @@ describe('Tandem running in Neovim', { skip }, () => {
 });
 
 describe('Tandem failing to start', { skip: neovimSkipReason() }, () => {
-  let sandbox: Sandbox;
-  let session: NeovimSession;
-
-  before(async () => {
-    sandbox = new Sandbox();
-    session = await NeovimSession.start(sandbox);
-  });
-
-  after(async () => {
-    await session?.close();
-    sandbox?.remove();
-  });
+  const neovim = neovimForBlock();
 
   test('a command that is not a program', async () => {
-    await session.lua(`require('tandem').setup({ cmd = { '/nonexistent/tandem', 'bridge' } })`);
-    const status = await session.waitForState('failed');
+    await neovim.session.lua(
+      `require('tandem').setup({ cmd = { '/nonexistent/tandem', 'bridge' } })`,
+    );
+    const status = await neovim.session.waitForState('failed');
     assert.match(status.error ?? '', /`\/nonexistent\/tandem` is not an executable/);
   });
 
   test('a sidecar that exits at once', async () => {
-    await session.lua(
+    await neovim.session.lua(
       `require('tandem').setup({ cmd = { 'sh', '-c', 'echo broken >&2; exit 3' } })`,
     );
-    const status = await session.waitForState('failed');
+    const status = await neovim.session.waitForState('failed');
     assert.match(status.error ?? '', /did not start|exited/);
     const log = readFileSync(status.log_file, 'utf8');
     assert.match(log, /sidecar: broken/);
-    await session.command('checkhealth tandem');
-    assert.match((await session.lines()).join('\n'), /ERROR:? the sidecar failed/);
+    await neovim.session.command('checkhealth tandem');
+    assert.match((await neovim.session.lines()).join('\n'), /ERROR:? the sidecar failed/);
   });
 });
 

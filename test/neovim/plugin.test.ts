@@ -5,31 +5,20 @@
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { NeovimSession, neovimSkipReason, REPO_ROOT, Sandbox } from '@tandem/testkit';
+import { before, describe, test } from 'node:test';
+import { neovimForBlock, neovimSkipReason, REPO_ROOT } from '@tandem/testkit';
 
 const skip = neovimSkipReason();
 
 describe('the Neovim plugin without a sidecar', { skip }, () => {
-  let sandbox: Sandbox;
-  let session: NeovimSession;
-
-  before(async () => {
-    sandbox = new Sandbox();
-    session = await NeovimSession.start(sandbox);
-  });
-
-  after(async () => {
-    await session?.close();
-    sandbox?.remove();
-  });
+  const neovim = neovimForBlock();
 
   test(':helptags accepts doc/tandem.txt, and every link in it leads somewhere', async () => {
     // A copy: :helptags writes a tags file beside the help file.
-    const doc = path.join(sandbox.root, 'runtime', 'doc');
+    const doc = path.join(neovim.sandbox.root, 'runtime', 'doc');
     cpSync(path.join(REPO_ROOT, 'doc'), doc, { recursive: true });
-    await session.command(`helptags ${doc}`);
-    await session.command(`set rtp^=${path.dirname(doc)}`);
+    await neovim.session.command(`helptags ${doc}`);
+    await neovim.session.command(`set rtp^=${path.dirname(doc)}`);
     const tags = readFileSync(path.join(doc, 'tags'), 'utf8');
     for (const tag of [
       'tandem.txt',
@@ -41,28 +30,28 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
     ]) {
       assert.match(tags, new RegExp(`^${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\t`, 'm'), tag);
     }
-    await session.command('help tandem');
-    assert.match(await session.lua<string>('return vim.fn.expand("%:t")'), /^tandem\.txt$/);
-    await session.command('close');
+    await neovim.session.command('help tandem');
+    assert.match(await neovim.session.lua<string>('return vim.fn.expand("%:t")'), /^tandem\.txt$/);
+    await neovim.session.command('close');
     const text = readFileSync(path.join(REPO_ROOT, 'doc', 'tandem.txt'), 'utf8');
     const links = [...text.matchAll(/\|([^|\s]+)\|/g)].map((match) => match[1] as string);
     assert.ok(links.length > 10);
     for (const link of new Set(links)) {
-      await session.command(`help ${link}`).catch((error: unknown) => {
+      await neovim.session.command(`help ${link}`).catch((error: unknown) => {
         throw new Error(`|${link}| leads nowhere: ${String(error)}`);
       });
-      await session.command('close');
+      await neovim.session.command('close');
     }
   });
 
   test(':checkhealth tandem before setup() says what to do', async () => {
-    await session.command('checkhealth tandem');
-    const report = (await session.lines()).join('\n');
+    await neovim.session.command('checkhealth tandem');
+    const report = (await neovim.session.lines()).join('\n');
     assert.match(report, /Tandem/);
     assert.match(report, /Node\.js v\d+/);
     assert.match(report, /WARNING:? Tandem is not set up/);
     assert.match(report, /require\('tandem'\)\.setup\(\)/);
-    await session.command('bwipeout');
+    await neovim.session.command('bwipeout');
   });
 
   test('the commands exist', async () => {
@@ -76,58 +65,61 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
       'TandemDoctor',
       'TandemEnv',
     ]) {
-      assert.equal(await session.lua('return vim.fn.exists(":" .. ...)', [name]), 2, name);
+      assert.equal(await neovim.session.lua('return vim.fn.exists(":" .. ...)', [name]), 2, name);
     }
-    assert.deepEqual(await session.lua(`return vim.fn.getcompletion('Tandem ', 'cmdline')`), [
-      'gemini',
-      'qwen',
-    ]);
+    assert.deepEqual(
+      await neovim.session.lua(`return vim.fn.getcompletion('Tandem ', 'cmdline')`),
+      ['gemini', 'qwen'],
+    );
   });
 
   test('a bad option gets a clear error', async () => {
     await assert.rejects(
-      session.lua(`require('tandem').setup({ diff = { layout = 'diagonal' } })`),
+      neovim.session.lua(`require('tandem').setup({ diff = { layout = 'diagonal' } })`),
       /diff\.layout: expected 'vertical' or 'horizontal'/,
     );
     await assert.rejects(
-      session.lua(`require('tandem').setup({ auto_start = 'yes' })`),
+      neovim.session.lua(`require('tandem').setup({ auto_start = 'yes' })`),
       /auto_start: expected boolean, got "yes"/,
     );
   });
 
   test('the status line is empty while Tandem is stopped', async () => {
-    assert.equal(await session.lua(`return require('tandem').statusline()`), '');
+    assert.equal(await neovim.session.lua(`return require('tandem').statusline()`), '');
   });
 
   test(':TandemAccept outside a diff says so', async () => {
-    await assert.rejects(session.command('TandemAccept'), /no Tandem diff here/);
+    await assert.rejects(neovim.session.command('TandemAccept'), /no Tandem diff here/);
   });
 
   test(':TandemEnv with the sidecar stopped says how to start it', async () => {
-    await assert.rejects(session.command('TandemEnv'), /the sidecar is not running: start it/);
+    await assert.rejects(
+      neovim.session.command('TandemEnv'),
+      /the sidecar is not running: start it/,
+    );
   });
 
   describe('selections', () => {
     before(async () => {
-      await session.command('enew');
-      await session.lua(`vim.api.nvim_buf_set_lines(0, 0, -1, false, ...)`, [
+      await neovim.session.command('enew');
+      await neovim.session.lua(`vim.api.nvim_buf_set_lines(0, 0, -1, false, ...)`, [
         ['ab\tcd', 'é€xyz', 'short', 'a much longer line'],
       ]);
-      await session.command('setlocal tabstop=4');
+      await neovim.session.command('setlocal tabstop=4');
     });
 
     async function selected(keys: string): Promise<string | null> {
-      await session.input(`<Esc>gg0${keys}`);
-      const text = await session.lua<string | null>(
+      await neovim.session.input(`<Esc>gg0${keys}`);
+      const text = await neovim.session.lua<string | null>(
         `return require('tandem.selection').text(vim.api.nvim_get_mode().mode)`,
       );
-      await session.input('<Esc>');
+      await neovim.session.input('<Esc>');
       return text;
     }
 
     test('none outside Visual mode', async () => {
-      await session.input('<Esc>');
-      assert.equal(await session.lua(`return require('tandem.selection').text('n')`), null);
+      await neovim.session.input('<Esc>');
+      assert.equal(await neovim.session.lua(`return require('tandem.selection').text('n')`), null);
     });
 
     test('charwise, across lines and multibyte characters', async () => {
@@ -148,10 +140,10 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
 
     test('all of it, however long: the engine trims it, not the plugin', async () => {
       const long = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'é'.repeat(20)}`);
-      await session.command('enew');
-      await session.lua(`vim.api.nvim_buf_set_lines(0, 0, -1, false, ...)`, [long]);
+      await neovim.session.command('enew');
+      await neovim.session.lua(`vim.api.nvim_buf_set_lines(0, 0, -1, false, ...)`, [long]);
       assert.equal(await selected('VG'), long.join('\n'));
-      await session.command('bwipeout!');
+      await neovim.session.command('bwipeout!');
     });
   });
 });

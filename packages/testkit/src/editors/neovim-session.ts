@@ -5,9 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { attach, type NeovimClient } from 'neovim';
 import { REPO_ROOT } from '../repo-root.js';
-import type { Sandbox } from '../sandbox.js';
+import { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import { editorSkipReason, waitForTandemState, type EditorNeeds } from './editor-needs.js';
 import { defaultEditor, type EditorVersion } from './editor-version.js';
@@ -200,4 +201,21 @@ export class NeovimSession {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * A Neovim (as `NeovimSession.start` takes `options`) for the tests of one `describe` block: in
+ * a sandbox of its own, started before them and ended after them.
+ */
+export function neovimForBlock(options: { tandem?: string; nvim?: EditorVersion } = {}) {
+  const block = {} as { sandbox: Sandbox; session: NeovimSession };
+  before(async () => {
+    block.sandbox = new Sandbox();
+    block.session = await NeovimSession.start(block.sandbox, options);
+  });
+  after(async () => {
+    await block.session?.close();
+    block.sandbox?.remove();
+  });
+  return block;
 }
