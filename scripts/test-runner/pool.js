@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { sweepMarked } from './leftovers.js';
 
+// Passed on by the testkit also where it builds an environment from nothing (cli-launch.ts).
 const MARKER = 'TANDEM_TEST_JOB';
 
 function signalGroup(child, signal) {

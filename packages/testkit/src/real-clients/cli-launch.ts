@@ -187,8 +187,11 @@ export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLa
   const prompt = editPrompt(options.edit);
   const prepared = await (options.cli === 'gemini' ? prepareGemini : prepareQwen)(options, prompt);
   // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
-  // TERM_PROGRAM, XDG_*) may change how the CLI behaves.
+  // TERM_PROGRAM, XDG_*) may change how the CLI behaves. The runner's marker goes along, so
+  // that the runner finds the CLI and its tmux server if the test leaves them running.
+  const marker = process.env.TANDEM_TEST_JOB;
   const env = {
+    ...(marker && { TANDEM_TEST_JOB: marker }),
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     LANG: 'C.UTF-8',
     SHELL: '/bin/sh',
