@@ -10,7 +10,7 @@ const skip = new Set(['node_modules', 'dist', '.git', '.cache']);
  * which many still have): one run of each file per label. The labels are the testkit's
  * (packages/testkit/src/editors/registry.ts); setting the variable chooses one run instead.
  */
-export const EDITOR_RUNS = [
+const EDITOR_RUNS = [
   { folder: 'test/neovim/', variable: 'TANDEM_NVIM', labels: ['0.7', '0.10', 'newest'] },
   { folder: 'test/vim/', variable: 'TANDEM_VIM', labels: ['9.0', 'newest'] },
   { folder: 'test/emacs/', variable: 'TANDEM_EMACS', labels: ['28.2', 'newest'] },

@@ -13,7 +13,7 @@ function countsOf(output) {
 }
 
 /** Whether the job passed, and why not. */
-export function verdict(result) {
+function verdict(result) {
   const problems = [];
   if (result.timedOut) problems.push(`ended after its deadline`);
   else if (result.status !== 0) problems.push(`exit ${result.status ?? result.signal}`);
