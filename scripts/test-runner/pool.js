@@ -72,14 +72,14 @@ export function runPool(jobs, { capacity, signal, ...options }, onDone) {
     const waiting = jobs.map((job, index) => ({ job, index }));
     const running = new Set();
     const results = [];
-    const load = (jobs) => jobs.reduce((sum, job) => sum + job.weight, 0);
+    const weightOf = (group) => group.reduce((sum, job) => sum + job.weight, 0);
     const mayStart = (job, position) => {
       if (running.size === 0) return true;
-      if (load([...running]) + job.weight > capacity) return false;
+      if (weightOf([...running]) + job.weight > capacity) return false;
       if (position === 0) return true;
       const first = waiting[0].job;
       const lighter = [...running].filter((other) => other.weight < first.weight);
-      return load(lighter) + job.weight + first.weight <= capacity;
+      return weightOf(lighter) + job.weight + first.weight <= capacity;
     };
     const startMore = () => {
       while (!signal.aborted) {
