@@ -1,5 +1,5 @@
 " What the user looks at: file buffers opened, closed and focused, the cursor and the selection,
-" and the working directory. Each editor event becomes at most one small notification; the
+" and the working directory. Each editor event becomes at most one call of the bridge; the
 " sidecar coalesces and trims. Cursor events only start a timer: the work happens once per
 " quiet moment, never once per key.
 
@@ -12,9 +12,9 @@ let s:Context = {}
 let s:attached = {}
 let s:serial = 0
 
-" {Notify}(method, params) sends one notification.
-function! tandem#context#new(Notify) abort
-  return extend(copy(s:Context), {'notify': a:Notify, 'serial': 0, 'open': {}, 'focused': '',
+" While attached, the facts go to 'bridge' (see bridge.vim).
+function! tandem#context#new() abort
+  return extend(copy(s:Context), {'bridge': v:null, 'serial': 0, 'open': {}, 'focused': '',
         \ 'last_cursor': '', 'workspace': '', 'timer': -1})
 endfunction
 
@@ -52,7 +52,7 @@ function! s:Context.opened(buf) abort
   endif
   if path !=# ''
     let self.open[a:buf] = path
-    call self.notify('file/opened', {'path': path})
+    call self.bridge.file_opened(path)
   endif
   return path
 endfunction
@@ -66,7 +66,7 @@ function! s:Context.closed(buf) abort
     let self.focused = ''
     let self.last_cursor = ''
   endif
-  call self.notify('file/closed', {'path': path})
+  call self.bridge.file_closed(path)
 endfunction
 
 function! s:Context.focus(buf) abort
@@ -77,7 +77,7 @@ function! s:Context.focus(buf) abort
   if self.focused !=# path
     let self.focused = path
     let self.last_cursor = ''
-    call self.notify('file/focused', {'path': path})
+    call self.bridge.file_focused(path)
   endif
   call self.cursor()
 endfunction
@@ -114,12 +114,8 @@ function! s:Context.cursor() abort
     return
   endif
   let self.last_cursor = key
-  let params = {'path': path, 'line': row,
-        \ 'character': tandem#context#character(getline('.'), col)}
-  if visual !=# ''
-    let params.selectedText = tandem#selection#text(mode, s:SELECTION_LIMIT)
-  endif
-  call self.notify('cursor/changed', params)
+  call self.bridge.cursor_changed(path, row, tandem#context#character(getline('.'), col),
+        \ visual !=# '' ? tandem#selection#text(mode, s:SELECTION_LIMIT) : v:null)
 endfunction
 
 function! s:Context.directory_changed() abort
@@ -127,7 +123,7 @@ function! s:Context.directory_changed() abort
   let key = join(folders, "\n")
   if key !=# self.workspace
     let self.workspace = key
-    call self.notify('workspace/changed', {'workspaceFolders': folders})
+    call self.bridge.workspace_changed(folders)
   endif
 endfunction
 
@@ -155,8 +151,10 @@ function! tandem#context#event(serial, event, buf) abort
   endif
 endfunction
 
-" Starts following the editor; reports the buffers already open and the focused one.
-function! s:Context.attach() abort
+" Starts following the editor, telling {bridge}; reports the buffers already open and the
+" focused one.
+function! s:Context.attach(bridge) abort
+  let self.bridge = a:bridge
   let s:serial += 1
   let self.serial = s:serial
   let s:attached[self.serial] = self
@@ -189,5 +187,5 @@ function! s:Context.detach() abort
   if self.timer != -1
     call timer_stop(self.timer)
   endif
-  call extend(self, {'open': {}, 'focused': '', 'last_cursor': '', 'workspace': '', 'timer': -1})
+  call extend(self, {'bridge': v:null, 'open': {}, 'focused': '', 'last_cursor': '', 'workspace': '', 'timer': -1})
 endfunction

@@ -6,9 +6,6 @@
 " on screen, so that an answer the sidecar refuses leaves the user where they were), then
 " 'done'.
 
-" The sidecar's error for an answer to a diff that is no longer open.
-let s:NOT_OPEN = -32011
-
 let s:Diffs = {}
 " The views, by serial, for their autocommands and mappings (which can only name them).
 let s:views = {}
@@ -16,7 +13,7 @@ let s:serial = 0
 
 " {options}: 'config' (the settings), 'log', and 'answer'(view, outcome, content, Done): sends
 " 'accepted' (with the final text) or 'rejected', then calls Done(error), error being v:null
-" or the sidecar's error {'code', 'message'}.
+" or the sidecar's refusal {message, gone} (gone: the diff is not open there any more).
 function! tandem#diff#new(options) abort
   return extend(copy(s:Diffs), {'config': a:options.config, 'log': a:options.log,
         \ 'answer': a:options.answer, 'views': {}})
@@ -46,9 +43,8 @@ function! s:fill(name, lines, buftype) abort
 endfunction
 
 " The CLI that proposes, as the engine names it.
-function! s:client_name(request) abort
-  let client = get(a:request, 'client', v:null)
-  return type(client) == v:t_dict ? get(client, 'name', 'Proposal') . '' : 'Proposal'
+function! s:client_name(diff) abort
+  return a:diff.client isnot v:null ? get(a:diff.client, 'name', 'Proposal') . '' : 'Proposal'
 endfunction
 
 function! s:statusline(text) abort
@@ -69,16 +65,10 @@ function! s:map(config) abort
   endif
 endfunction
 
-" Shows a diff. Throws an error (the reply to the CLI) when it cannot.
-function! s:Diffs.open(request) abort
-  let id = get(a:request, 'id', v:null)
-  let path = get(a:request, 'filePath', v:null)
-  let old = get(a:request, 'oldContent', v:null)
-  let new = get(a:request, 'newContent', v:null)
-  if index([v:t_string, v:t_number], type(id)) < 0 || type(path) != v:t_string
-        \ || type(new) != v:t_string
-    throw 'diff/open needs an id, a filePath and a newContent string'
-  endif
+" Shows {diff}: {id, path, old, new, client}, old v:null for a new file. Throws an error (the
+" reply to the CLI) when it cannot.
+function! s:Diffs.open(diff) abort
+  let [id, path, old, new] = [a:diff.id, a:diff.path, a:diff.old, a:diff.new]
   if has_key(self.views, id)
     throw 'a diff with id ' . id . ' is already open'
   endif
@@ -100,7 +90,7 @@ function! s:Diffs.open(request) abort
     call s:map(self.config)
     execute (self.config.layout ==# 'vertical' ? 'rightbelow vnew' : 'rightbelow new')
     let view.right_win = win_getid()
-    let view.right_buf = s:fill(name . ' (' . s:client_name(a:request) . ')', new_lines, 'acwrite')
+    let view.right_buf = s:fill(name . ' (' . s:client_name(a:diff) . ')', new_lines, 'acwrite')
     call s:map(self.config)
 
     let filetype = source > 0 ? getbufvar(source, '&filetype') : ''
@@ -123,7 +113,7 @@ function! s:Diffs.open(request) abort
     endif
     call setwinvar(view.left_win, '&statusline', s:statusline((old is v:null ? 'New file: ' : 'On disk: ') . name)
           \ . (warning ==# '' ? '' : '  %#WarningMsg#' . s:statusline(warning) . '%*'))
-    let client = s:client_name(a:request)
+    let client = s:client_name(a:diff)
     call setwinvar(view.right_win, '&statusline', s:statusline(printf('%s · accept: %s · reject: %s',
           \ client, s:gestures(self.config.accept_key, ':w'), s:gestures(self.config.reject_key, ':q'))))
     call s:watch(view)
@@ -208,12 +198,12 @@ function! s:Diffs.answered(view, outcome, error) abort
   if a:view.state !=# 'answering'
     return
   endif
-  if a:error is v:null || get(a:error, 'code', 0) == s:NOT_OPEN
+  if a:error is v:null || a:error.gone
     call self.finish(a:view)
     return
   endif
   let a:view.state = 'open'
-  call self.log.error(printf('the CLI did not take the answer: %s', get(a:error, 'message', '')))
+  call self.log.error(printf('the CLI did not take the answer: %s', a:error.message))
   if a:view.closed
     if a:outcome ==# 'rejected'
       call self.finish(a:view)
@@ -327,8 +317,8 @@ function! s:keep(view, content) abort
 endfunction
 
 " Closes a view on the CLI's request, without an answer; returns [the proposal's text, view].
-" {closing} (the request's params) says why, for the user; edits that reach no file
-" (`keepsEdits` false) are kept in a buffer of their own, and the user is told where.
+" {closing} (see bridge.vim) says why, for the user; edits that reach no file are kept in a
+" buffer of their own, and the user is told where.
 function! s:Diffs.close(id, closing) abort
   let view = index([v:t_string, v:t_number], type(a:id)) >= 0 ? get(self.views, a:id, {}) : {}
   if empty(view)
@@ -336,9 +326,9 @@ function! s:Diffs.close(id, closing) abort
   endif
   let content = self.proposal(view)
   let edited = content !=# view.proposed
-  let why = get(a:closing, edited ? 'editedMessage' : 'message', '')
-  let why = type(why) == v:t_string ? why : ''
-  if edited && get(a:closing, 'keepsEdits', v:true) is v:false
+  let why = a:closing[edited ? 'edited_message' : 'message']
+  let why = why is v:null ? '' : why
+  if edited && !a:closing.keeps_edits
     " Where first: the line may be cut to fit the screen.
     let why = printf(':buffer %d holds your edits to %s. %s', s:keep(view, content), view.name, why)
   endif

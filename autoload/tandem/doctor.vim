@@ -1,0 +1,34 @@
+" :TandemDoctor's report and :TandemEnv's line, both from the built `tandem` command.
+
+let s:REPORT = 'tandem://doctor'
+
+" Runs `tandem doctor` for Vim's folder, then shows its report in a scratch window. The job
+" inherits the session's variables, so the report is about what a CLI started from Vim finds.
+function! tandem#doctor#run(config) abort
+  let cmd = tandem#sidecar#tool(a:config, ['doctor', '--cwd', getcwd()])
+  if !executable(cmd[0])
+    throw printf('`%s` is not an executable (see g:tandem_node)', cmd[0])
+  endif
+  let report = []
+  call job_start(cmd,
+        \ {'in_io': 'null', 'err_io': 'out',
+        \ 'out_cb': {_, line -> add(report, line)},
+        \ 'close_cb': {_ -> s:show_report(report)}})
+endfunction
+
+function! s:show_report(lines) abort
+  if bufexists(s:REPORT)
+    silent execute 'bwipeout' bufnr(s:REPORT)
+  endif
+  botright new
+  setlocal buftype=nofile bufhidden=wipe noswapfile nobuflisted
+  silent execute 'file' s:REPORT
+  call setline(1, a:lines)
+  setlocal nomodifiable nomodified
+endfunction
+
+" The line that connects a CLI in another terminal to this Vim, to paste there.
+function! tandem#doctor#env_line(config) abort
+  return printf('eval "$(%s)"', join(map(tandem#sidecar#tool(a:config, ['env', '--cwd', getcwd()]),
+        \ 'shellescape(v:val)'), ' '))
+endfunction
