@@ -83,14 +83,22 @@ accepts, \\[tandem-diff-reject] rejects.
   (file-relative-name path))
 
 (defun tandem-diff--side (name text path)
-  "A new buffer NAME holding TEXT in the major mode of file PATH."
+  "A new buffer NAME holding TEXT in the major mode of file PATH.
+TEXT is untrusted: its local variables are ignored and no mode hook runs."
   (let ((buffer (generate-new-buffer name)))
     (with-current-buffer buffer
       (insert text)
       (goto-char (point-min))
-      ;; The mode a visit of PATH would choose, without visiting it.
-      (let ((buffer-file-name path))
-        (ignore-errors (set-auto-mode)))
+      ;; The mode a visit of PATH would choose, without visiting it.  Neither the
+      ;; text's local variables (`eval:' runs code) nor the mode's hooks (a
+      ;; checker may expand or compile it) see the text.
+      (let ((buffer-file-name path)
+            (enable-local-variables nil))
+        (delay-mode-hooks (ignore-errors (set-auto-mode))))
+      ;; Emacs 29.3+: what checks this leaves the text alone even when asked.
+      (setq-local untrusted-content t)
+      (when global-font-lock-mode
+        (turn-on-font-lock-if-desired))
       (set-buffer-modified-p nil)
       (buffer-disable-undo)
       (buffer-enable-undo))

@@ -33,7 +33,8 @@ endfunction
 " Makes the current window's buffer a scratch buffer named {name} holding {lines}.
 function! s:fill(name, lines, buftype) abort
   let &l:buftype = a:buftype
-  setlocal bufhidden=wipe noswapfile nobuflisted undolevels=-1
+  " The text is the CLI's (or a file's), not the user's: its modelines set nothing.
+  setlocal bufhidden=wipe noswapfile nobuflisted undolevels=-1 nomodeline
   silent execute 'file' fnameescape(s:unique_name(a:name))
   if !empty(a:lines)
     call setline(1, a:lines)
@@ -307,7 +308,7 @@ endfunction
 function! s:keep(view, content) abort
   let buf = bufadd(s:unique_name(a:view.name . ' (your edits)'))
   for [option, value] in [['buftype', 'nofile'], ['bufhidden', 'hide'], ['swapfile', 0],
-        \ ['buflisted', 1]]
+        \ ['buflisted', 1], ['modeline', 0]]
     call setbufvar(buf, '&' . option, value)
   endfor
   call bufload(buf)

@@ -59,6 +59,27 @@
         (should (string-match-p "Gemini CLI proposes this · C-c C-c accept · C-c C-k reject"
                                 header-line-format))))))
 
+;; Set by the hostile text and hooks below when they run; they must not.
+(defvar tandem-diff-test--ran nil)
+
+(ert-deftest tandem-diff-proposal-runs-nothing ()
+  "Neither side's local variables nor the mode's hooks run: the text is untrusted."
+  (let ((enable-local-variables :all)
+        (tandem-diff-test--ran nil)
+        (python-mode-hook (list (lambda () (push 'mode-hook tandem-diff-test--ran)))))
+    (tandem-diff-test--with diffs
+      (let ((view (tandem-diff-test--open
+                   diffs "d1" "/tmp/ws/shape.py"
+                   "# -*- eval: (push 'disk tandem-diff-test--ran) -*-\nx = 1\n"
+                   (concat "# -*- eval: (push 'first-line tandem-diff-test--ran) -*-\nx = 2\n"
+                           "# Local Variables:\n# eval: (push 'locals tandem-diff-test--ran)\n"
+                           "# fill-column: 3\n# End:\n"))))
+        (dolist (side (list (tandem-diff-view-disk view) (tandem-diff-view-proposal view)))
+          (with-current-buffer side
+            (should (derived-mode-p 'python-mode))
+            (should-not (local-variable-p 'fill-column))))
+        (should-not tandem-diff-test--ran)))))
+
 (ert-deftest tandem-diff-accept-with-edits ()
   "C-c C-c sends the edited text; the view closes once the reply says so."
   (tandem-diff-test--with diffs

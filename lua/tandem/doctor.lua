@@ -6,9 +6,14 @@ local M = {}
 
 local REPORT_NAME = 'tandem://doctor'
 
-local function shell_word(word)
+-- One word that a POSIX shell, or fish when `fish`, reads back exactly (the rule of the
+-- command's shell-quote.ts): inside fish's single quotes, a backslash escapes.
+local function shell_word(word, fish)
   if word:match('^[%w@%%+=:,./_-]+$') then
     return word
+  end
+  if fish then
+    return "'" .. word:gsub("[\\']", '\\%0') .. "'"
   end
   return "'" .. word:gsub("'", [['\'']]) .. "'"
 end
@@ -71,7 +76,10 @@ function M.env_line(config, port)
   if fish then
     vim.list_extend(argv, { '--shell', 'fish' })
   end
-  local command = table.concat(vim.tbl_map(shell_word, argv), ' ')
+  local words = vim.tbl_map(function(word)
+    return shell_word(word, fish)
+  end, argv)
+  local command = table.concat(words, ' ')
   return fish and (command .. ' | source') or ('eval "$(' .. command .. ')"')
 end
 

@@ -198,6 +198,24 @@ describe('diff views in Neovim', { skip }, () => {
     await noDiffLeft(scene.session);
   });
 
+  test('a proposal is untrusted text: its modelines set nothing', async () => {
+    // An unknown file type: filetype detection runs in the proposal's buffer. Modelines are on
+    // as for every user but root (the view's scratch buffers are 'nomodeline' all the same).
+    await scene.session.lua('vim.o.modeline = true');
+    const { diff, tab } = await propose(
+      'notes.untyped',
+      'vim: set shiftwidth=6 :\n',
+      'vim: set shiftwidth=7 :\n',
+    );
+    assert.equal(tab.windows[1]?.current, true);
+    const options = `return { vim.bo.shiftwidth, vim.bo.modeline }`;
+    assert.deepEqual(await scene.session.lua(options), [8, false]);
+    await scene.session.input(':TandemReject<CR>');
+    assert.equal((await diff.result).status, 'rejected');
+    await noDiffLeft(scene.session);
+    await scene.session.lua('vim.o.modeline = false');
+  });
+
   test('the text keeps a missing final newline and CRLF line endings', async () => {
     const noNewline = await propose('plain.txt', 'a', 'a\nb');
     await scene.session.input(':w<CR>');

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import {
@@ -12,6 +12,7 @@ import {
   neovimForBlock,
   NeovimSession,
   neovimSkipReason,
+  needShell,
   realClientIn,
   REPO_ROOT,
   Sandbox,
@@ -146,6 +147,27 @@ describe('Tandem running in Neovim', { skip }, () => {
     const script = `${line}\nprintf '%s %s' "$GEMINI_CLI_IDE_SERVER_PORT" "$QWEN_CODE_IDE_SERVER_PORT"`;
     const out = execFileSync('bash', ['-c', script], { cwd: sandbox.root, env: shellEnv });
     assert.equal(out.toString(), `${port} ${port}`);
+  });
+
+  test(':TandemEnv for fish: a hostile folder name stays one word, never code', async (t) => {
+    if (!needShell(t, 'fish')) return;
+    const port = String((await session.status()).port);
+    const folder = path.join(sandbox.workspace, "p\\';touch PWNED;#");
+    mkdirSync(folder);
+    await session.lua(`vim.env.SHELL = '/usr/bin/fish'; vim.fn.chdir(...)`, [folder]);
+    try {
+      const line = await session.lua<string>(`return require('tandem').env_line()`);
+      assert.match(line, / \| source$/);
+      const script = `${line}\nprintf '%s' "$GEMINI_CLI_IDE_SERVER_PORT"`;
+      const out = execFileSync('fish', ['-c', script], {
+        cwd: sandbox.root,
+        env: neovimEnv(sandbox),
+      });
+      assert.equal(existsSync(path.join(sandbox.root, 'PWNED')), false, line);
+      assert.equal(out.toString(), port);
+    } finally {
+      await session.lua(`vim.env.SHELL = '/bin/bash'; vim.fn.chdir(...)`, [sandbox.workspace]);
+    }
   });
 
   test('the status line, :TandemStatus and :checkhealth show the connected CLI', async () => {

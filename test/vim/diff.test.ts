@@ -281,6 +281,23 @@ describe('diff views in Vim', { skip }, () => {
     await noDiffLeft(scene.vim);
   });
 
+  test('a proposal is untrusted text: its modelines set nothing', async () => {
+    // An unknown file type: Vim runs filetype detection in the proposal's buffer. Modelines are
+    // on as for every user but root.
+    await scene.vim.ex('set modeline');
+    const file = scene.file('notes.untyped', 'vim: set shiftwidth=6 :\n');
+    const diff = scene.clients.gemini.openDiff(file, 'vim: set shiftwidth=7 :\n');
+    await diff.opened;
+    const tab = await diffTab(scene.vim);
+    assert.equal(tab.windows[1]?.current, true);
+    assert.notEqual(await scene.vim.eval<number>('&l:shiftwidth'), 7);
+    assert.equal(await scene.vim.eval<number>('&l:modeline'), 0);
+    await scene.vim.ex('TandemReject');
+    await scene.vim.ex('set modeline&');
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await noDiffLeft(scene.vim);
+  });
+
   test("after an accept, the file's buffer shows what the CLI wrote", async () => {
     const file = scene.file('reloaded.txt', 'before\n');
     await scene.vim.command('edit reloaded.txt');
