@@ -17,8 +17,5 @@ await build({
   banner: {
     js: "import { createRequire as __tandemRequire } from 'node:module'; const require = __tandemRequire(import.meta.url);",
   },
-  define: {
-    'process.env.TANDEM_VERSION': JSON.stringify(process.env.npm_package_version ?? '0.1.0'),
-  },
   logLevel: 'warning',
 });

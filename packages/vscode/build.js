@@ -1,5 +1,6 @@
 // Bundles the extension into one CommonJS file, the engine included from its source, so that
 // the .vsix needs no node_modules.
+import { copyFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -22,3 +23,6 @@ await build({
   legalComments: 'linked',
   logLevel: 'warning',
 });
+
+// The project's one changelog goes into the .vsix (vsce takes it only from inside this folder).
+copyFileSync(new URL('../../CHANGELOG.md', import.meta.url), new URL('dist/CHANGELOG.md', import.meta.url));

@@ -39,7 +39,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${process.env.TANDEM_VERSION ?? '0.1.0'}\n`);
+    io.stdout.write(`${(await import('@tandem/core')).TANDEM_VERSION}\n`);
     return 0;
   }
   if (!Object.hasOwn(summaries, name)) {

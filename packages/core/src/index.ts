@@ -1,3 +1,4 @@
+export { TANDEM_VERSION } from './version.js';
 export { Engine, type EngineOptions } from './engine.js';
 export type {
   ConnectedClient,

@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { realpath } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import {
   Engine,
   stderrLogger,
+  TANDEM_VERSION,
   tandemCommandFor,
   type CompanionWarning,
   type Logger,
@@ -98,7 +100,7 @@ async function serveUntilStopped(
       editor: {
         name: 'tandem-serve',
         displayName: 'Tandem (browser)',
-        version: process.env.TANDEM_VERSION ?? '0.1.0',
+        version: TANDEM_VERSION,
         pid: process.pid,
       },
       frontend: queue,
@@ -163,10 +165,15 @@ async function parseOptions(argv: string[], cwd: string) {
   return { folder: await realpath(folder), port, open: values.open ?? false };
 }
 
-/** The built review page: the `dist` folder of `@tandem/web`. */
+/**
+ * The built review page: `review-page/` beside the bundled command (as the npm package carries
+ * it), else the `dist` folder of `@tandem/web` (a checkout).
+ */
 function findPageDir(): string | undefined {
-  const web = dirname(createRequire(import.meta.url).resolve('@tandem/web/package.json'));
-  const dir = join(web, 'dist');
+  const beside = fileURLToPath(new URL('./review-page', import.meta.url));
+  const dir = existsSync(join(beside, 'index.html'))
+    ? beside
+    : join(dirname(createRequire(import.meta.url).resolve('@tandem/web/package.json')), 'dist');
   return existsSync(join(dir, 'index.html')) ? dir : undefined;
 }
 

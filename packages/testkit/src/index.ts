@@ -41,6 +41,7 @@ export * from './editors/vim-driver.js';
 export * from './editors/emacs-driver.js';
 export * from './editors/code-server-driver.js';
 export { REPO_ROOT } from './repo-root.js';
+export * from './release.js';
 export * from './real-clients/real-client.js';
 export * from './real-clients/installed-clients.js';
 export * from './real-clients/cli-launch.js';

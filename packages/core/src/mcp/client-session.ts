@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { describeClient } from './client-name.js';
 import { contextNotification, invalidity, type IdeNotification } from './ide-notifications.js';
 import { closeDiffResult, openDiffResult } from './tool-results.js';
+import { TANDEM_VERSION } from '../version.js';
 
 /** The diff tools, as the engine answers them for a session's client. */
 export interface DiffTools {
@@ -59,7 +60,7 @@ export class ClientSession {
     private readonly log: Logger,
   ) {
     this.server = new McpServer(
-      { name: 'tandem', version: '0.1.0' },
+      { name: 'tandem', version: TANDEM_VERSION },
       { capabilities: { tools: {}, logging: {} } },
     );
     if (diffTools) this.registerDiffTools(diffTools);

@@ -16,6 +16,8 @@ import type { Sandbox } from '../sandbox.js';
 import { waitFor, waitUntil } from '../wait.js';
 
 export const CODE_SERVER = path.join(REPO_ROOT, '.cache/code-server/node_modules/.bin/code-server');
+/** The VS Code of that code-server: the oldest the extension is tested in (its `engines.vscode`). */
+export const TESTED_VSCODE_VERSION = '1.100.3';
 export const VSIX = path.join(REPO_ROOT, 'packages/vscode/dist/tandem-companion.vsix');
 /** The official Qwen Code Companion, built by scripts/install-official-companion.sh. */
 export const QWEN_COMPANION_VSIX = path.join(

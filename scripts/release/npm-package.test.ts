@@ -1,0 +1,78 @@
+/**
+ * The `tandem` command from its npm tarball, installed as a user installs it: `npm install -g`
+ * into an empty prefix, a fresh HOME, no checkout on the PATH.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { installTandem, releaseArtifacts, Sandbox, waitFor } from '@tandem/testkit';
+
+const release = releaseArtifacts();
+
+test('the npm package, installed globally from its tarball', { skip: !release }, async (t) => {
+  const sandbox = new Sandbox('tandem-npm-package-');
+  t.after(() => sandbox.remove());
+  const tandem = installTandem(sandbox, release!);
+  const run = (...args: string[]) =>
+    spawnSync('tandem', args, { cwd: sandbox.workspace, env: tandem.env, encoding: 'utf8' });
+
+  await t.test('holds the bundled command and no dependencies', () => {
+    const manifest = JSON.parse(readFileSync(join(tandem.packageDir, 'package.json'), 'utf8'));
+    assert.deepEqual(manifest.bin, { tandem: 'bin/tandem.js' });
+    assert.equal(manifest.dependencies, undefined);
+    assert.equal(manifest.engines.node, '>=20');
+    assert.equal(existsSync(join(tandem.packageDir, 'node_modules')), false);
+    for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/tandem.js']) {
+      assert.ok(existsSync(join(tandem.packageDir, file)), file);
+    }
+    const onPath = spawnSync('sh', ['-c', 'command -v tandem'], {
+      env: tandem.env,
+      encoding: 'utf8',
+    });
+    assert.equal(onPath.stdout.trim(), join(tandem.prefix, 'bin/tandem'));
+  });
+
+  await t.test('tandem --version prints the release version', () => {
+    const { stdout, status } = run('--version');
+    assert.equal(status, 0);
+    assert.equal(stdout, `${release!.version}\n`);
+  });
+
+  await t.test('tandem doctor explains an empty folder, naming the command as `tandem`', () => {
+    const { stdout, status } = run('doctor');
+    assert.equal(status, 1, stdout); // nothing connects: no editor has the folder
+    assert.match(stdout, /Gemini CLI does not connect; Qwen Code does not connect/);
+    assert.ok(stdout.includes(`tandem serve ${sandbox.workspace}`), stdout);
+  });
+
+  await t.test('tandem serve serves its review page, and doctor finds it', async () => {
+    const serve = spawn('tandem', ['serve', sandbox.workspace], {
+      env: tandem.env,
+      detached: true,
+    });
+    let output = '';
+    serve.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    serve.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));
+    try {
+      const url = await waitFor(
+        'the review page URL',
+        () => /Review page: (\S+)/.exec(output)?.[1],
+      );
+      const page = await fetch(url);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /<script[^>]+assets\/app\.js/);
+
+      const doctor = JSON.parse(run('doctor', '--json').stdout);
+      const probes = doctor.files.map(
+        (file: { probe?: { server?: unknown } }) => file.probe?.server,
+      );
+      assert.deepEqual(probes[0], { name: 'tandem', version: release!.version });
+    } finally {
+      process.kill(-serve.pid!, 'SIGTERM');
+      assert.equal(await exited, 0, output);
+    }
+  });
+});
