@@ -15,9 +15,10 @@ set -euo pipefail
 # debootstrap lays the base; apt, in the root, adds the rest: it picks among alternatives
 # ("a | b"), where debootstrap takes the first (elpa-eat's elpa-compat, which trixie's Emacs
 # refuses). git: package-vc clones with it (test/emacs/install.test.ts); elpa-eat: the terminal
-# tandem-run-gemini prefers (test/emacs/install-eat.test.ts).
+# tandem-run-gemini prefers (test/emacs/install-eat.test.ts); hx: Helix, which Debian 12 lacks
+# (test/helix/).
 base=neovim,vim-nox,emacs-nox,nodejs,procps
-packages="${base//,/ } git elpa-eat"
+packages="${base//,/ } git elpa-eat hx"
 in_root=$(dirname "$0")/../packages/testkit/src/editors/in-root.sh
 roots=${TANDEM_EDITOR_ROOTS:-${XDG_CACHE_HOME:-$HOME/.cache}/tandem/editor-roots}
 

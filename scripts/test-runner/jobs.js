@@ -14,6 +14,7 @@ const EDITOR_RUNS = [
   { folder: 'test/neovim/', variable: 'TANDEM_NVIM', labels: ['0.7', '0.10', 'newest'] },
   { folder: 'test/vim/', variable: 'TANDEM_VIM', labels: ['9.0', 'newest'] },
   { folder: 'test/emacs/', variable: 'TANDEM_EMACS', labels: ['28.2', 'newest'] },
+  { folder: 'test/helix/', variable: 'TANDEM_HELIX', labels: ['25.01', 'newest'] },
 ];
 
 /**

@@ -34,6 +34,7 @@ export * from './editors/neovim-session.js';
 export * from './editors/vim-session.js';
 export * from './editors/emacs-session.js';
 export * from './editors/code-server.js';
+export * from './editors/helix-session.js';
 export * from './editors/editor-needs.js';
 export * from './editors/tmux-editor.js';
 export * from './editors/neovim-driver.js';

@@ -1,8 +1,9 @@
 /**
  * Finds an editor of a given version and gives the command line that runs it: the system's
  * program as it is, or a program of a prepared root through `in-root.sh`. Tests state the
- * versions they must pass on; `TANDEM_NVIM=0.10` (or `TANDEM_VIM`, `TANDEM_EMACS`) narrows a
- * run. A version not prepared here skips with a printed reason; under `CI` it fails.
+ * versions they must pass on; `TANDEM_NVIM=0.10` (or `TANDEM_VIM`, `TANDEM_EMACS`,
+ * `TANDEM_HELIX`) narrows a run. A version not prepared here skips with a printed reason; under
+ * `CI` it fails.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

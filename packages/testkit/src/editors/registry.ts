@@ -2,9 +2,9 @@
  * The editor versions Tandem is tested on, and where each comes from: the system's package
  * (Debian 12), or a root file system built from Debian 13 (trixie) or unstable (sid) by
  * `scripts/editor-roots.sh`. Labels are what tests and `TANDEM_NVIM`/`TANDEM_VIM`/
- * `TANDEM_EMACS` name; `newest` is whatever Debian unstable carries today.
+ * `TANDEM_EMACS`/`TANDEM_HELIX` name; `newest` is whatever Debian unstable carries today.
  */
-export type EditorName = 'nvim' | 'vim' | 'emacs';
+export type EditorName = 'nvim' | 'vim' | 'emacs' | 'helix';
 export type Suite = 'trixie' | 'sid';
 
 export interface VersionSource {
@@ -56,6 +56,17 @@ export const EDITORS: Record<EditorName, EditorFamily> = {
     versions: [
       { label: '28.2', from: 'system' },
       { label: '30.1', from: 'trixie' },
+      { label: 'newest', from: 'sid' },
+    ],
+  },
+  // Not in Debian 12: both versions come from roots. It reaches Tandem through `tandem lsp`.
+  helix: {
+    title: 'Helix',
+    program: 'hx',
+    versionPattern: /^helix (\d+\.\d+(?:\.\d+)?)/m,
+    variable: 'TANDEM_HELIX',
+    versions: [
+      { label: '25.01', from: 'trixie' },
       { label: 'newest', from: 'sid' },
     ],
   },
