@@ -1,4 +1,4 @@
-;;; tandem-context.el --- What the user is looking at, as bridge notifications  -*- lexical-binding: t; -*-
+;;; tandem-context.el --- What the user is looking at, as editor facts  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The Tandem authors
 ;; SPDX-License-Identifier: Apache-2.0
@@ -50,19 +50,16 @@ character such as 文, more for a tab)."
   (1+ (- (point) (line-beginning-position))))
 
 (defun tandem-context--cursor (buffer)
-  "Point and the active region of BUFFER in the selected window, as params."
+  "Point and the active region of BUFFER in the selected window, as a fact."
   (with-current-buffer buffer
-    (let ((params `((path . ,(buffer-file-name))
-                    (line . ,(line-number-at-pos nil t))
-                    (character . ,(tandem-context-character)))))
-      (if (use-region-p)
-          (append params `((selectedText . ,(buffer-substring-no-properties
-                                             (region-beginning) (region-end)))))
-        params))))
+    (list 'cursor (buffer-file-name) (line-number-at-pos nil t) (tandem-context-character)
+          (and (use-region-p) (buffer-substring-no-properties (region-beginning) (region-end))))))
 
 (defun tandem-context-attach (send delay)
-  "Start tracking the editor; SEND delivers the notifications of each look.
-SEND takes a list of (METHOD . PARAMS), the changes seen at once.
+  "Start tracking the editor; SEND delivers the facts of each look.
+SEND takes a list of facts, the changes seen at once: (opened FILE),
+\(closed FILE), (focused FILE) and (cursor FILE LINE CHARACTER
+SELECTED), SELECTED being the region's text or nil.
 Changes are gathered for DELAY seconds before they are compared and sent.
 Returns the tracker."
   (let ((tracker (tandem-context--make :send send :delay delay)))
@@ -95,14 +92,14 @@ This runs after every command, so it only starts a timer when none runs."
 (defun tandem-context-flush (tracker)
   "Send what changed since TRACKER last looked."
   (setf (tandem-context-timer tracker) nil)
-  (let ((messages '())
+  (let ((facts '())
         (files (mapcar #'buffer-file-name
                        (cl-remove-if-not #'tandem-context-file-buffer-p (buffer-list))))
         (selected (window-buffer (selected-window))))
     (dolist (file (cl-set-difference (tandem-context-files tracker) files :test #'string=))
-      (push `("file/closed" (path . ,file)) messages))
+      (push `(closed ,file) facts))
     (dolist (file (cl-set-difference files (tandem-context-files tracker) :test #'string=))
-      (push `("file/opened" (path . ,file)) messages))
+      (push `(opened ,file) facts))
     (setf (tandem-context-files tracker) files)
     (unless (member (tandem-context-focused tracker) files)
       (setf (tandem-context-focused tracker) nil
@@ -113,12 +110,12 @@ This runs after every command, so it only starts a timer when none runs."
             (cursor (tandem-context--cursor selected)))
         (unless (equal file (tandem-context-focused tracker))
           (setf (tandem-context-focused tracker) file)
-          (push `("file/focused" (path . ,file)) messages))
+          (push `(focused ,file) facts))
         (unless (equal cursor (tandem-context-cursor tracker))
           (setf (tandem-context-cursor tracker) cursor)
-          (push (cons "cursor/changed" cursor) messages))))
-    (when messages
-      (funcall (tandem-context-send tracker) (nreverse messages)))))
+          (push cursor facts))))
+    (when facts
+      (funcall (tandem-context-send tracker) (nreverse facts)))))
 
 (provide 'tandem-context)
 ;;; tandem-context.el ends here

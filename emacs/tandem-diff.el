@@ -40,8 +40,9 @@ In characters; the highlighting runs `diff' once, when a view opens."
                             (:copier nil))
   "The open views of one session.
 ANSWER is called as (VIEW OUTCOME CONTENT CALLBACK) to send an answer;
-OUTCOME is `accepted' or `rejected'; CALLBACK takes the error of the
-reply, or nil once the CLI was told."
+OUTCOME is `accepted' or `rejected'; CALLBACK takes the refusal, an
+alist of `message' and `gone' (the diff is not open there any more), or
+nil once the CLI was told."
   answer
   (views '()))
 
@@ -145,31 +146,31 @@ TEXT is untrusted: its local variables are ignored and no mode hook runs."
                                  '((face . diff-refine-removed))
                                  '((face . diff-refine-added))))))))
 
-(defun tandem-diff-open (diffs params)
-  "Show the diff PARAMS of a `diff/open' request as a view of DIFFS.
-Signals an error, the reason sent to the CLI, when it cannot."
-  (let-alist params
-    (unless (and (or (stringp .id) (numberp .id)) (stringp .filePath) (stringp .newContent))
-      (error "The diff/open request needs an id, a filePath and a newContent string"))
+(defun tandem-diff-open (diffs diff)
+  "Show DIFF as a view of DIFFS.
+DIFF is an alist of `id', `path', `old' (nil for a new file), `new' and
+`client' (its name, or nil).  Signals an error, the reason sent to the
+CLI, when it cannot."
+  (let-alist diff
     (when (tandem-diff-find diffs .id)
       (error "A diff with id %s is already open" .id))
-    (let* ((name (file-name-nondirectory .filePath))
+    (let* ((name (file-name-nondirectory .path))
            (view (tandem-diff-view--make
-                  :diffs diffs :id .id :path .filePath
-                  :client .client.name
-                  :was-empty (equal .newContent "")
-                  :proposed .newContent
+                  :diffs diffs :id .id :path .path
+                  :client .client
+                  :was-empty (equal .new "")
+                  :proposed .new
                   :frame (selected-frame)
                   :layout (current-window-configuration))))
       (condition-case err
           (progn
             (setf (tandem-diff-view-disk view)
-                  (tandem-diff--side (format "*tandem %s: %s*" (if .oldContent "on disk" "new file") name)
-                                     (or .oldContent "") .filePath))
+                  (tandem-diff--side (format "*tandem %s: %s*" (if .old "on disk" "new file") name)
+                                     (or .old "") .path))
             (setf (tandem-diff-view-proposal view)
-                  (tandem-diff--side (format "*tandem proposal: %s*" name) .newContent .filePath))
+                  (tandem-diff--side (format "*tandem proposal: %s*" name) .new .path))
             (with-current-buffer (tandem-diff-view-disk view)
-              (setq tandem-diff--new-file (null .oldContent))
+              (setq tandem-diff--new-file (null .old))
               (setq buffer-read-only t))
             (dolist (buffer (list (tandem-diff-view-disk view) (tandem-diff-view-proposal view)))
               (with-current-buffer buffer
@@ -284,8 +285,8 @@ An error reply leaves the view open and shows why."
   (setf (tandem-diff-view-state view) 'answering)
   (funcall (tandem-diffs-answer (tandem-diff-view-diffs view)) view outcome content
            (lambda (err)
-             ;; -32011: the diff is no longer open on the other side; nothing to keep.
-             (if (and err (not (eql (alist-get 'code err) -32011)))
+             ;; Gone: the diff is no longer open on the other side; nothing to keep.
+             (if (and err (not (alist-get 'gone err)))
                  (progn
                    (when (eq (tandem-diff-view-state view) 'answering)
                      (setf (tandem-diff-view-state view) 'open))
@@ -316,20 +317,18 @@ The buffer is in the file's major mode and visits no file."
                              (file-name-nondirectory (tandem-diff-view-path view)))
                      text (tandem-diff-view-path view)))
 
-(defun tandem-diff-close (diffs id &optional closing)
+(defun tandem-diff-close (diffs id closing)
   "Close the view ID of DIFFS at the CLI's request, without an answer.
-CLOSING, the params of the `diff/close' request, says why: its
-`message' is shown, or its `editedMessage' when the user edited the
-proposal.  Edits that will not reach the file (`keepsEdits' false)
-stay in a buffer of their own, named in the message.  Returns the
-proposal's text."
+CLOSING (see `tandem-bridge-start') says why: its `message' is shown,
+or its `edited-message' when the user edited the proposal.  Edits that
+will not reach the file (`keeps-edits' nil) stay in a buffer of their
+own, named in the message.  Returns the proposal's text."
   (let* ((view (or (tandem-diff-find diffs id)
                    (error "No open diff with id %s" id)))
          (text (tandem-diff-proposal-text view))
          (edited (not (equal text (tandem-diff-view-proposed view))))
-         (keeps-edits (or (not (assq 'keepsEdits closing)) (alist-get 'keepsEdits closing)))
-         (kept (and edited (not keeps-edits) (tandem-diff--keep view text)))
-         (why (alist-get (if edited 'editedMessage 'message) closing)))
+         (kept (and edited (not (alist-get 'keeps-edits closing)) (tandem-diff--keep view text)))
+         (why (alist-get (if edited 'edited-message 'message) closing)))
     (tandem-diff--end view)
     (when (or why kept)
       (message "Tandem: %s" (string-join
@@ -339,13 +338,11 @@ proposal's text."
     text))
 
 (defun tandem-diff-outcome (outcome)
-  "Tell the user OUTCOME, the params of a `diff/outcome' notification.
+  "Tell the user OUTCOME (see `tandem-bridge-start').
 It says what became of a diff answered in the CLI's terminal, seconds
 after its view closed: whether the CLI wrote the file, and the user's
 edits with it."
-  (let ((text (alist-get 'message outcome)))
-    (when (stringp text)
-      (message "Tandem: %s" text))))
+  (message "Tandem: %s" (alist-get 'message outcome)))
 
 (defun tandem-diff-end-all (diffs)
   "Close every view of DIFFS without an answer (the sidecar gives them)."

@@ -2,7 +2,7 @@
 
 ;;; Commentary:
 
-;; Real buffers and files in batch Emacs; the notifications are recorded.
+;; Real buffers and files in batch Emacs; the facts sent are recorded.
 
 ;;; Code:
 
@@ -88,9 +88,9 @@ LOG is a cons whose car holds the messages sent."
             (search-forward "x")
             (backward-char)
             (let ((sent (tandem-context-test--flush tracked)))
-              (should (member `("file/opened" (path . ,path)) sent))
-              (should (member `("file/focused" (path . ,path)) sent))
-              (should (member `("cursor/changed" (path . ,path) (line . 2) (character . 10)) sent)))
+              (should (member `(opened ,path) sent))
+              (should (member `(focused ,path) sent))
+              (should (member `(cursor ,path 2 10 nil) sent)))
             (should-not (tandem-context-test--flush tracked))
             (let ((transient-mark-mode t))
               (goto-char (point-min))
@@ -99,16 +99,15 @@ LOG is a cons whose car holds the messages sent."
               (forward-char 5)
               (activate-mark)
               (should (equal (tandem-context-test--flush tracked)
-                             `(("cursor/changed" (path . ,path) (line . 2) (character . 6)
-                                (selectedText . "one\nhéllo")))))
+                             `((cursor ,path 2 6 "one\nhéllo"))))
               (deactivate-mark))
             (should (equal (tandem-context-test--flush tracked)
-                           `(("cursor/changed" (path . ,path) (line . 2) (character . 6)))))
+                           `((cursor ,path 2 6 nil))))
             ;; A glance at a buffer that is not a file keeps the file active.
             (switch-to-buffer (get-buffer-create "*scratch*"))
             (should-not (tandem-context-test--flush tracked))
             (kill-buffer buffer)
-            (should (equal (tandem-context-test--flush tracked) `(("file/closed" (path . ,path))))))
+            (should (equal (tandem-context-test--flush tracked) `((closed ,path)))))
         (tandem-context-detach (car tracked))))))
 
 (ert-deftest tandem-context-hooks-only-note ()
@@ -126,7 +125,7 @@ LOG is a cons whose car holds the messages sent."
             (let ((deadline (+ (float-time) 10)))
               (while (and (not (cadr tracked)) (< (float-time) deadline))
                 (accept-process-output nil 0.02)))
-            (should (assoc "file/focused" (cadr tracked))))
+            (should (assq 'focused (cadr tracked))))
         (tandem-context-detach (car tracked))
         (should-not (memq #'tandem-context-changed post-command-hook))))))
 

@@ -10,7 +10,7 @@
 (require 'tandem)
 
 (defconst tandem-test--sources
-  (file-name-directory (locate-library "tandem.el" t))
+  (file-name-directory (locate-library "tandem-sidecar.el" t))
   "This package's folder.")
 
 (ert-deftest tandem-test-sidecar-beside-the-package ()
@@ -25,15 +25,15 @@
   (let ((build (make-temp-file "tandem-build-" t)))
     (unwind-protect
         (progn
-          (make-symbolic-link (expand-file-name "tandem.el" tandem-test--sources)
-                              (expand-file-name "tandem.el" build))
+          (make-symbolic-link (expand-file-name "tandem-sidecar.el" tandem-test--sources)
+                              (expand-file-name "tandem-sidecar.el" build))
           (let ((byte-compile-dest-file-function
-                 (lambda (_) (expand-file-name "tandem.elc" build))))
-            (byte-compile-file (expand-file-name "tandem.el" build)))
-          (dolist (file '("tandem.el" "tandem.elc"))
+                 (lambda (_) (expand-file-name "tandem-sidecar.elc" build))))
+            (byte-compile-file (expand-file-name "tandem-sidecar.el" build)))
+          (dolist (file '("tandem-sidecar.el" "tandem-sidecar.elc"))
             (load (expand-file-name file build) nil t t)
-            (should (equal tandem--directory tandem-test--sources))))
-      (load (expand-file-name "tandem.el" tandem-test--sources) nil t t)
+            (should (equal tandem-sidecar--directory tandem-test--sources))))
+      (load (expand-file-name "tandem-sidecar.el" tandem-test--sources) nil t t)
       (delete-directory build t))))
 
 (ert-deftest tandem-test-env-line ()
@@ -52,13 +52,13 @@
          (warning '((code . "no-diffs") (cli . "qwen") (message . "No diffs.") (fix . "Do this."))))
     (cl-letf (((symbol-function 'message)
                (lambda (format-string &rest args) (push (apply #'format format-string args) shown))))
-      (tandem--set-warnings session (vector warning))
-      (tandem--set-warnings session (vector warning))
+      (tandem-session--warnings-changed session (list warning))
+      (tandem-session--warnings-changed session (list warning))
       (should (equal (tandem-session-warnings session) (list warning)))
       (should (equal shown '("Tandem: No diffs. (M-x tandem-status says what to do)")))
       (should (equal (tandem-mode-line) " Tandem[0]!"))
-      (should (equal (tandem--warning-text warning) "No diffs. Do this."))
-      (tandem--set-warnings session [])
+      (should (equal (tandem-session-warning-text warning) "No diffs. Do this."))
+      (tandem-session--warnings-changed session '())
       (should (equal (length shown) 1))
       (should (equal (tandem-mode-line) " Tandem[0]")))))
 

@@ -250,9 +250,7 @@ test('quitting Emacs with a diff open: the CLI is told, no discovery file is lef
 
 test('a sidecar that dies: the mode line says so, the variables are gone', { skip }, () =>
   withEmacs(async (emacs) => {
-    const pid = Number(
-      await emacs.eval('(process-id (tandem-rpc-process (tandem-session-rpc tandem--session)))'),
-    );
+    const pid = Number(await emacs.eval("(alist-get 'pid (tandem-status-data))"));
     process.kill(pid, 'SIGKILL');
     const status = await emacs.waitForState('failed');
     assert.match(status.error ?? '', /the sidecar exited/);

@@ -1,0 +1,86 @@
+;;; tandem-bridge-test.el --- Tests of tandem-bridge.el  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; The sidecar's requests and notifications, as parsed, turned into the
+;; plain values the rest of the package takes; the editor's facts turned
+;; into notifications, through `cat' as the sidecar.
+
+;;; Code:
+
+(require 'ert)
+(require 'tandem-bridge)
+
+(defun tandem-bridge-test--bridge (calls)
+  "A bridge without a sidecar whose editor pushes each call onto CALLS's car."
+  (tandem-bridge--make
+   :editor (cl-loop for name in '(:show-diff :close-diff :clients-changed :warnings-changed
+                                  :env-changed :diff-outcome)
+                    append (list name (let ((name name))
+                                        (lambda (&rest args)
+                                          (push (cons name args) (car calls))
+                                          "text"))))))
+
+(ert-deftest tandem-bridge-diff-open ()
+  "A diff to show, in plain names; one without its fields is refused with a reason."
+  (let* ((calls (list nil))
+         (bridge (tandem-bridge-test--bridge calls)))
+    (tandem-bridge--request bridge "diff/open" '((id . "d1") (filePath . "/w/a.txt") (oldContent . nil)
+                                                 (newContent . "b\n") (client . ((name . "Qwen Code")))))
+    (should (equal (car calls) '((:show-diff ((id . "d1") (path . "/w/a.txt") (new . "b\n") (old . nil)
+                                              (client . "Qwen Code"))))))
+    (should-error (tandem-bridge--request bridge "diff/open" '((id . "x"))))
+    (should (= (length (car calls)) 1))))
+
+(ert-deftest tandem-bridge-diff-close ()
+  "Why a diff closed; a sidecar that does not say whether edits reach the file keeps none back."
+  (let* ((calls (list nil))
+         (bridge (tandem-bridge-test--bridge calls)))
+    (should (equal (tandem-bridge--request bridge "diff/close"
+                                           '((id . "d1") (reason . "terminal") (message . "m")
+                                             (editedMessage . "e") (keepsEdits . nil)))
+                   '((content . "text"))))
+    (tandem-bridge--request bridge "diff/close" '((id . "d2")))
+    (should (equal (reverse (car calls))
+                   '((:close-diff "d1" ((reason . "terminal") (message . "m") (edited-message . "e")
+                                        (keeps-edits . nil)))
+                     (:close-diff "d2" ((reason . nil) (message . nil) (edited-message . nil)
+                                        (keeps-edits . t))))))))
+
+(ert-deftest tandem-bridge-notifications ()
+  "Warnings without a message and outcomes without one are not passed on."
+  (let* ((calls (list nil))
+         (bridge (tandem-bridge-test--bridge calls)))
+    (tandem-bridge--notification bridge "warnings" '((warnings . [((code . "x")) ((code . "y") (message . "Y"))])))
+    (tandem-bridge--notification bridge "diff/outcome" '((id . "d1") (kind . "cancelled")))
+    (tandem-bridge--notification bridge "diff/outcome" '((id . "d1") (filePath . "/w/a") (kind . "cancelled")
+                                                         (message . "M")))
+    (tandem-bridge--notification bridge "status" '((clients . [((name . "Gemini CLI"))])))
+    (should (equal (reverse (car calls))
+                   '((:warnings-changed (((code . "y") (message . "Y"))))
+                     (:diff-outcome ((id . "d1") (path . "/w/a") (kind . "cancelled") (message . "M")))
+                     (:clients-changed (((name . "Gemini CLI")))))))))
+
+(ert-deftest tandem-bridge-context-notifications ()
+  "The facts of one look leave as notifications in one write, the selection only when there is one."
+  (let* ((lines '())
+         (bridge (tandem-bridge-start '("cat") :log #'ignore :exited #'ignore))
+         (rpc (tandem-bridge-rpc bridge)))
+    (setf (tandem-rpc-notification-handler rpc)
+          (lambda (method params) (push (cons method params) lines)))
+    (unwind-protect
+        (progn
+          (tandem-bridge-context bridge '((opened "/w/a") (focused "/w/a") (cursor "/w/a" 2 6 nil)
+                                          (cursor "/w/a" 2 6 "sel") (closed "/w/a")))
+          (let ((deadline (+ (float-time) 10)))
+            (while (and (< (length lines) 5) (< (float-time) deadline))
+              (accept-process-output nil 0.02)))
+          (should (equal (reverse lines)
+                         '(("file/opened" (path . "/w/a")) ("file/focused" (path . "/w/a"))
+                           ("cursor/changed" (path . "/w/a") (line . 2) (character . 6))
+                           ("cursor/changed" (path . "/w/a") (line . 2) (character . 6) (selectedText . "sel"))
+                           ("file/closed" (path . "/w/a"))))))
+      (tandem-bridge-close bridge 5))))
+
+(provide 'tandem-bridge-test)
+;;; tandem-bridge-test.el ends here
