@@ -1,5 +1,11 @@
 import { MAX_ANSWER_BYTES } from '@tandem/core';
-import { z } from 'zod';
+// zod's small build: the sidecar of every editor window loads this at start-up; the full build
+// comes only with the first CLI (the MCP SDK's schemas).
+import english from 'zod/v4/locales/en.js';
+import * as z from 'zod/mini';
+
+// The small build carries no messages of its own; the editor shows these to the user.
+z.config(english());
 
 /**
  * Bridge protocol 1.2: the messages between an editor adapter and `tandem bridge`
@@ -29,48 +35,41 @@ export const STATUS_CLIENT_LIMIT = 100;
 /** Error codes of replies to `diff/accepted` and `diff/rejected` sent as requests (1.1). */
 export const DIFF_ANSWER_ERRORS = { 'empty-accept': -32010, 'not-open': -32011 } as const;
 
-const version = z.string().regex(/^\d+\.\d+$/, 'must be "major.minor"');
+const version = z.string().check(z.regex(/^\d+\.\d+$/, 'must be "major.minor"'));
 
-const absolutePath = z
-  .string()
-  .refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path), {
+const absolutePath = z.string().check(
+  z.refine((path) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path), {
     message: 'must be an absolute path',
-  });
-const position = z.number().int().min(1);
+  }),
+);
+const position = z.int().check(z.minimum(1));
+const flag = z.optional(z.boolean());
 
 /** Editor → sidecar requests. */
 export const editorRequests = {
   initialize: z.object({
     /** `1` (an adapter written for 1.0), or the range of versions the editor speaks. */
-    protocol: z.union([z.number().int(), z.object({ min: version, max: version })]),
-    capabilities: z
-      .object({ diffs: z.boolean().optional(), clientChanges: z.boolean().optional() })
-      .optional(),
+    protocol: z.union([z.int(), z.object({ min: version, max: version })]),
+    capabilities: z.optional(z.object({ diffs: flag, clientChanges: flag })),
     editor: z.object({
-      name: z.string().min(1),
-      displayName: z.string().min(1),
-      version: z.string().optional(),
-      pid: z.number().int().positive(),
+      name: z.string().check(z.minLength(1)),
+      displayName: z.string().check(z.minLength(1)),
+      version: z.optional(z.string()),
+      pid: z.int().check(z.positive()),
     }),
     workspaceFolders: z.array(absolutePath),
-    isTrusted: z.boolean().optional(),
-    discovery: z
-      .object({
-        gemini: z.boolean().optional(),
-        qwenLock: z.boolean().optional(),
-        qwenLegacy: z.boolean().optional(),
-      })
-      .optional(),
-    allowContainerHost: z.boolean().optional(),
+    isTrusted: flag,
+    discovery: z.optional(z.object({ gemini: flag, qwenLock: flag, qwenLegacy: flag })),
+    allowContainerHost: flag,
   }),
-  shutdown: z.object({}).passthrough(),
+  shutdown: z.looseObject({}),
 };
 
 /** Editor → sidecar notifications. */
 export const editorNotifications = {
   'workspace/changed': z.object({
     workspaceFolders: z.array(absolutePath),
-    isTrusted: z.boolean().optional(),
+    isTrusted: flag,
   }),
   'file/opened': z.object({ path: absolutePath }),
   'file/closed': z.object({ path: absolutePath }),
@@ -79,7 +78,7 @@ export const editorNotifications = {
     path: absolutePath,
     line: position,
     character: position,
-    selectedText: z.string().optional(),
+    selectedText: z.optional(z.string()),
   }),
   'diff/accepted': z.object({ id: z.string(), content: z.string() }),
   'diff/rejected': z.object({ id: z.string() }),

@@ -8,7 +8,7 @@ import {
   type JSONRPCID,
 } from 'json-rpc-2.0';
 import type { Logger } from '@tandem/core';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { readBoundedLines } from './bounded-lines.js';
 
 /** What the peer accepts of a line, stated in the protocol page ("Limits"). */
@@ -64,7 +64,7 @@ export class JsonLinesPeer {
   }
 
   /** Answers requests named `method` whose params pass `schema`. */
-  onRequest<S extends z.ZodType>(
+  onRequest<S extends z.ZodMiniType>(
     method: string,
     schema: S,
     handler: (params: z.infer<S>) => Promise<unknown>,
@@ -89,7 +89,7 @@ export class JsonLinesPeer {
     });
   }
 
-  onNotification<S extends z.ZodType>(
+  onNotification<S extends z.ZodMiniType>(
     method: string,
     schema: S,
     handler: (params: z.infer<S>) => void,
@@ -105,7 +105,7 @@ export class JsonLinesPeer {
   }
 
   /** Sends a request; the reply's result must pass `schema`. */
-  async request<S extends z.ZodType>(
+  async request<S extends z.ZodMiniType>(
     method: string,
     params: object,
     schema: S,
@@ -234,7 +234,7 @@ export class JsonLinesPeer {
   }
 }
 
-function describe(error: z.ZodError): string {
+function describe(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`)
     .join('; ');

@@ -76,8 +76,8 @@ export {
 export { newSecret, secretMatches } from './http/secret.js';
 export { listenOnLoopback, loopbackHosts, readBodyWithin } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
-export { ideContextSchema, type IdeContext } from './mcp/ide-notifications.js';
 export {
   invalidity as notificationInvalidity,
+  type IdeContext,
   type IdeNotification,
 } from './mcp/ide-notifications.js';

@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { EditorContext } from '../context/context-tracker.js';
-import type { Refusal } from '../diffs/diff-coordinator.js';
+import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { describeClient } from './client-name.js';
-import { contextNotification, invalidity, type IdeNotification } from './ide-notifications.js';
+import {
+  contextNotification,
+  invalidity,
+  outcomeNotification,
+  type IdeNotification,
+} from './ide-notifications.js';
 import { closeDiffResult, openDiffResult } from './tool-results.js';
 import { TANDEM_VERSION } from '../version.js';
 
@@ -42,6 +48,11 @@ export interface SessionHost {
  * session, so every reply reaches the session that asked).
  */
 export class ClientSession {
+  /** Whether `body` is the `initialize` request that opens a session. */
+  static opensSession(body: unknown): boolean {
+    return isInitializeRequest(body);
+  }
+
   readonly server: McpServer;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   private streamOpen = false;
@@ -149,6 +160,11 @@ export class ClientSession {
     if (!this.streamOpen || json === this.lastContext) return;
     this.lastContext = json;
     void this.notify(contextNotification(context));
+  }
+
+  /** Tells the CLI how its diff ended. */
+  notifyOutcome(outcome: DiffOutcome): Promise<void> {
+    return this.notify(outcomeNotification(outcome));
   }
 
   /**

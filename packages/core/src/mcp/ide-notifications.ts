@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import english from 'zod/v4/locales/en.js';
+import * as z from 'zod/mini';
 import type { EditorContext } from '../context/context-tracker.js';
 import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 
@@ -8,20 +9,23 @@ import type { DiffOutcome } from '../diffs/diff-coordinator.js';
  * `/ide enable`, so every one is checked here before it is sent.
  */
 
+// zod's small build, which carries no messages of its own: these reach logs and `tandem check`.
+// (The full build, which the MCP SDK loads with the first CLI, is not needed to check these.)
+z.config(english());
+
+const lineOrCharacter = z.int().check(z.minimum(1));
 const fileSchema = z.object({
   path: z.string(),
   timestamp: z.number(),
-  isActive: z.boolean().optional(),
-  selectedText: z.string().optional(),
-  cursor: z
-    .object({ line: z.number().int().min(1), character: z.number().int().min(1) })
-    .optional(),
+  isActive: z.optional(z.boolean()),
+  selectedText: z.optional(z.string()),
+  cursor: z.optional(z.object({ line: lineOrCharacter, character: lineOrCharacter })),
 });
 
 export const ideContextSchema = z.object({
-  workspaceState: z
-    .object({ openFiles: z.array(fileSchema).optional(), isTrusted: z.boolean().optional() })
-    .optional(),
+  workspaceState: z.optional(
+    z.object({ openFiles: z.optional(z.array(fileSchema)), isTrusted: z.optional(z.boolean()) }),
+  ),
 });
 
 const schemas = {

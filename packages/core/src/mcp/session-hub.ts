@@ -1,11 +1,11 @@
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { EditorContext } from '../context/context-tracker.js';
 import { UpdatePacer } from '../context/update-pacer.js';
 import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Logger } from '../log.js';
-import { ClientSession, type DiffTools, type SessionHost } from './client-session.js';
-import { outcomeNotification } from './ide-notifications.js';
+import type { ClientSession, DiffTools, SessionHost } from './client-session.js';
+
+type SessionModule = typeof import('./client-session.js');
 
 /** What the hub needs from the rest of the engine: the diff tools' answers among it. */
 export interface SessionHubOptions extends DiffTools {
@@ -38,6 +38,11 @@ export class SessionHub implements SessionHost {
   private readonly reapers = new Map<ClientSession, NodeJS.Timeout>();
   private closing = false;
   private readonly clientsPacer: UpdatePacer;
+  /**
+   * The MCP SDK and the schemas, loaded when the first CLI connects: an editor window's sidecar
+   * that no CLI ever reaches never holds them.
+   */
+  private sessionModule?: Promise<SessionModule>;
 
   constructor(private readonly options: SessionHubOptions) {
     this.clientsPacer = new UpdatePacer(
@@ -61,8 +66,10 @@ export class SessionHub implements SessionHost {
     if (sessionId && !session) {
       return reply(jsonRpcError(404, 'Session not found: reconnect to start a new one'));
     }
-    const isNew = !session && request.method === 'POST' && isInitializeRequest(body);
-    if (isNew) {
+    const mayInitialize = !session && request.method === 'POST' && isMethod(body, 'initialize');
+    const { ClientSession } = mayInitialize ? await this.loadSessionModule() : {};
+    const isNew = ClientSession?.opensSession(body) ?? false;
+    if (ClientSession && isNew) {
       if (this.closing) return reply(jsonRpcError(503, 'The editor is shutting down'));
       const diffTools = this.options.showsDiffs ? this.options : undefined;
       session = new ClientSession(this, diffTools, this.options.log);
@@ -97,7 +104,7 @@ export class SessionHub implements SessionHost {
   /** Tells the session that opened a diff how it ended, as an `ide/*` notification. */
   sendOutcome(sessionId: string, outcome: DiffOutcome): Promise<void> {
     const session = this.sessions.get(sessionId);
-    if (session) return session.notify(outcomeNotification(outcome));
+    if (session) return session.notifyOutcome(outcome);
     this.options.log.warn(`diff ${outcome.outcome} dropped: its CLI session ${sessionId} is gone`);
     return Promise.resolve();
   }
@@ -110,6 +117,11 @@ export class SessionHub implements SessionHost {
     const sessions = [...this.sessions.values()];
     await Promise.all(sessions.map((session) => session.outcomesSent(this.options.graceMs)));
     for (const session of [...this.sessions.values()]) await this.end(session);
+  }
+
+  private loadSessionModule(): Promise<SessionModule> {
+    this.sessionModule ??= import('./client-session.js');
+    return this.sessionModule;
   }
 
   // SessionHost: what a session reports.
@@ -157,6 +169,13 @@ export class SessionHub implements SessionHost {
   private clientsChanged(): void {
     if (!this.closing) this.clientsPacer.changed();
   }
+}
+
+/** Whether `body` is a JSON-RPC message calling `method` (the full check comes with the SDK). */
+function isMethod(body: unknown, method: string): boolean {
+  return (
+    typeof body === 'object' && body !== null && (body as { method?: unknown }).method === method
+  );
 }
 
 function jsonRpcError(status: number, message: string): Response {
