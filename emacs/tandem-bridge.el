@@ -15,8 +15,8 @@
 (require 'cl-lib)
 (require 'tandem-rpc)
 
-(defconst tandem-bridge--protocol '((min . "1.0") (max . "1.2"))
-  "The versions this package speaks; the sidecar names the one it picked.")
+(defconst tandem-bridge--protocol '((min . "1.2") (max . "1.2"))
+  "The version this package speaks: the one of the sidecar it ships with.")
 
 (defconst tandem-bridge--diff-not-open -32011
   "The error of an answer for a diff that is not open any more.")

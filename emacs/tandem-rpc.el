@@ -15,6 +15,12 @@
 
 (require 'cl-lib)
 
+(defconst tandem-rpc--server-error -32000
+  "The error of a request this side could not answer.")
+
+(defconst tandem-rpc--exited -32099
+  "The error of a request still waiting when the process ended.")
+
 (cl-defstruct (tandem-rpc (:constructor tandem-rpc--make)
                           (:copier nil))
   "A JSON-RPC connection to a process."
@@ -126,7 +132,7 @@ line only in the new piece keeps a long message linear in its size."
         (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id) (result . ,(or result #s(hash-table))))))
     (error
      (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id)
-                             (error . ((code . -32000)
+                             (error . ((code . ,tandem-rpc--server-error)
                                        (message . ,(error-message-string err)))))))))
 
 (defun tandem-rpc--send (rpc message)
@@ -202,7 +208,7 @@ A process still running then is deleted."
     (let ((pending (tandem-rpc-pending rpc)))
       (setf (tandem-rpc-pending rpc) (make-hash-table :test #'eql))
       (maphash (lambda (_id callback)
-                 (funcall callback '((code . -32099) (message . "the sidecar exited")) nil))
+                 (funcall callback `((code . ,tandem-rpc--exited) (message . "the sidecar exited")) nil))
                pending))
     (dolist (proc (list process (tandem-rpc-stderr rpc)))
       (when (process-live-p proc)

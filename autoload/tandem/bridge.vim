@@ -2,8 +2,8 @@
 " knows its method names and the shape of their params: the rest of the plugin calls methods
 " here and is called back with plain values.
 
-" The versions this plugin speaks; the sidecar names the one it picked.
-let s:PROTOCOL = {'min': '1.0', 'max': '1.2'}
+" The version this plugin speaks: the one of the sidecar it ships with.
+let s:PROTOCOL = {'min': '1.2', 'max': '1.2'}
 " The error code of an answer for a diff that is not open any more (answered or closed).
 let s:DIFF_NOT_OPEN = -32011
 
@@ -48,7 +48,7 @@ endfunction
 "     whether the CLI wrote the file.
 "   log(line), exited(code).
 function! tandem#bridge#start(cmd, editor) abort
-  let bridge = extend(copy(s:Bridge), {'editor': a:editor, 'answers_are_requests': 0})
+  let bridge = extend(copy(s:Bridge), {'editor': a:editor})
   let bridge.rpc = tandem#rpc#start(a:cmd, {
         \ 'request': {method, params -> bridge.request(method, params)},
         \ 'notification': {method, params -> bridge.notification(method, params)},
@@ -123,9 +123,6 @@ function! s:Bridge.initialized(error, result, Callback) abort
           \ : 'unexpected reply to initialize', v:null)
     return
   endif
-  " Protocol 1.0 (a sidecar that replies `1`) takes the answers to diffs as notifications.
-  let capabilities = s:dict_or_empty(get(a:result, 'capabilities', {}))
-  let self.answers_are_requests = get(capabilities, 'diffAnswerReplies', v:false) is v:true
   call a:Callback(v:null, {'port': a:result.port,
         \ 'env': s:dict_or_empty(get(a:result, 'env', {})),
         \ 'discovery_files': s:list_or_empty(get(a:result, 'discoveryFiles', [])),
@@ -160,11 +157,6 @@ endfunction
 " Sends a diff's answer; {Done}(error) once it was taken (error v:null) or refused:
 " {message, gone}, gone when the diff is not open any more.
 function! s:Bridge.answer(method, params, Done) abort
-  if !self.answers_are_requests
-    call self.rpc.notify(a:method, a:params)
-    call a:Done(v:null)
-    return
-  endif
   call self.rpc.request(a:method, a:params, {error, _ -> a:Done(error is v:null ? v:null
         \ : {'message': s:text(get(error, 'message', '')),
         \    'gone': get(error, 'code', 0) == s:DIFF_NOT_OPEN})})

@@ -6,8 +6,8 @@ local Rpc = require('tandem.rpc')
 local Bridge = {}
 Bridge.__index = Bridge
 
--- The versions this plugin speaks; the sidecar names the one it picked.
-local PROTOCOL = { min = '1.0', max = '1.2' }
+-- The version this plugin speaks: the one of the sidecar it ships with.
+local PROTOCOL = { min = '1.2', max = '1.2' }
 -- The error code of an answer for a diff that is not open any more (answered or closed).
 local DIFF_NOT_OPEN = -32011
 
@@ -48,7 +48,7 @@ end
 ---   says, seconds after a close with reason `terminal`, whether the CLI wrote the file.
 --- @return table|nil bridge, string|nil error
 function Bridge.start(cmd, editor)
-  local self = setmetatable({ editor = editor, answers_are_requests = false }, Bridge)
+  local self = setmetatable({ editor = editor }, Bridge)
   local rpc, err = Rpc.start(cmd, {
     request = function(method, params)
       return self:_request(method, params)
@@ -133,8 +133,6 @@ function Bridge:initialize(editor, callback)
     if err or type(result) ~= 'table' or type(result.port) ~= 'number' then
       return callback(err and err.message or 'unexpected reply to initialize')
     end
-    -- Protocol 1.0 (a sidecar that replies `1`) takes the answers to diffs as notifications.
-    self.answers_are_requests = table_or_empty(result.capabilities).diffAnswerReplies == true
     callback(nil, {
       port = result.port,
       env = table_or_empty(result.env),
@@ -167,10 +165,6 @@ end
 -- Sends a diff's answer; `callback(err)` once it was taken (err nil) or refused:
 -- `err = { message, gone }`, `gone` when the diff is not open any more.
 function Bridge:_answer(method, params, callback)
-  if not self.answers_are_requests then
-    self.rpc:notify(method, params)
-    return callback(nil)
-  end
   self.rpc:request(method, params, function(err)
     callback(err and { message = err.message, gone = err.code == DIFF_NOT_OPEN } or nil)
   end)

@@ -1,13 +1,15 @@
-// A stand-in for the sidecar, for what the real one cannot be made to do: speak protocol 1.0
-// only, or stop answering. It writes every line it receives to a log file.
+// A stand-in for the sidecar, for what the real one cannot be made to do: stop answering, or
+// forget a diff. It writes every line it receives to a log file.
 //
-//   node scripted-sidecar.mjs v1.0 LOG   replies to initialize as a 1.0 sidecar, opens a diff
-//   node scripted-sidecar.mjs deaf LOG   replies to initialize (1.1), opens a diff, then answers
+//   node scripted-sidecar.mjs deaf LOG   replies to initialize, opens a diff, then answers
 //                                        nothing more, and ignores SIGTERM and the end of stdin
-//   node scripted-sidecar.mjs gone LOG   replies to initialize (1.1), opens a diff, and answers
-//                                        each answer to it: that diff is not open (-32011)
+//   node scripted-sidecar.mjs gone LOG   replies to initialize, opens a diff, and answers each
+//                                        answer to it: that diff is not open
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+
+// The bridge protocol's error for an answer to a diff that is not open.
+const DIFF_NOT_OPEN = -32011;
 
 const [mode, log] = process.argv.slice(2);
 const send = (message) =>
@@ -18,17 +20,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   appendFileSync(log, line + '\n');
   const message = JSON.parse(line);
   if (mode === 'gone' && message.method?.startsWith('diff/') && message.id !== undefined) {
-    send({ id: message.id, error: { code: -32011, message: 'diff diff-1 is not open' } });
+    send({ id: message.id, error: { code: DIFF_NOT_OPEN, message: 'diff diff-1 is not open' } });
     return;
   }
   if (message.method !== 'initialize' || initialized) return;
   initialized = true;
-  const v1 = mode === 'v1.0';
   send({
     id: message.id,
     result: {
-      protocol: v1 ? 1 : '1.1',
-      ...(v1 ? {} : { capabilities: { diffAnswerReplies: true } }),
+      protocol: '1.2',
+      capabilities: { diffAnswerReplies: true, clientChanges: true },
       port: 1,
       env: {},
       discoveryFiles: [],
