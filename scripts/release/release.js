@@ -65,8 +65,8 @@ function npmPackage() {
   const withoutMaps = (source) => !source.endsWith('.map');
   cpSync(from('packages/cli/bin/tandem.js'), join(dir, 'bin/tandem.js'));
   cpSync(from('packages/cli/dist'), join(dir, 'dist'), { recursive: true, filter: withoutMaps });
-  // serve finds the page beside the bundle (packages/serve/src/serve-command.ts).
-  cpSync(from('packages/web/dist'), join(dir, 'dist/review-page'), {
+  // serve finds the page beside its bundle (packages/serve/src/serve-command.ts).
+  cpSync(from('packages/web/dist'), join(dir, 'dist/commands/review-page'), {
     recursive: true,
     filter: withoutMaps,
   });
