@@ -6,6 +6,7 @@ const summaries = {
   doctor: 'why a CLI does or does not connect from a folder, and how to fix it',
   check: 'whether a companion gives the real CLIs what they need, check by check',
   bridge: 'the sidecar a terminal editor talks to over stdio',
+  lsp: 'the language server an editor with an LSP client starts',
 };
 type CommandName = keyof typeof summaries;
 
@@ -16,6 +17,7 @@ type CommandName = keyof typeof summaries;
 async function load(name: CommandName): Promise<Command> {
   if (name === 'serve') return (await import('@tandem/serve')).serveCommand;
   if (name === 'bridge') return (await import('@tandem/bridge')).bridgeCommand;
+  if (name === 'lsp') return (await import('@tandem/lsp')).lspCommand;
   const { envCommand, doctorCommand, checkCommand } = await import('@tandem/inspect');
   return { env: envCommand, doctor: doctorCommand, check: checkCommand }[name];
 }

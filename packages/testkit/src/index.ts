@@ -15,6 +15,7 @@ export { needsRoot } from './needs-root.js';
 export { rawRequest, type RawReply, type RawRequest } from './raw-http.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
+export * from './lsp/lsp-editor.js';
 export { chromiumMissing, launchChromium } from './chromium.js';
 export { pngSize } from './png.js';
 export * from './screenshots/diff-screenshot.js';

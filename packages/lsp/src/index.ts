@@ -1,0 +1,1 @@
+export { lspCommand, lspUsage } from './lsp-command.js';

@@ -1,0 +1,388 @@
+/**
+ * `tandem lsp` driven by a test program that is an editor's LSP client, while the real Gemini CLI
+ * and Qwen Code clients connect to it through discovery alone and judge what it does.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  LspEditor,
+  realClientIn,
+  Sandbox,
+  uriOf,
+  waitFor,
+  type IdeContext,
+  type IdeFile,
+  type LspEditorOptions,
+  type RealClient,
+} from '@tandem/testkit';
+
+/** An astral character (two UTF-16 units, four UTF-8 bytes), a wide one, then the x. */
+const ASTRAL_LINE = 'a😀b 文 x';
+
+function discoveryFiles(sandbox: Sandbox): string[] {
+  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
+  return dirs.flatMap((dir) =>
+    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
+  );
+}
+
+function proposalFolders(sandbox: Sandbox): string[] {
+  return readdirSync(sandbox.tmpDir).filter((name) => name.startsWith('tandem-lsp-'));
+}
+
+function activeFile(context: IdeContext | undefined): IdeFile | undefined {
+  return context?.workspaceState?.openFiles?.find((file) => file.isActive);
+}
+
+async function startEditor(
+  sandbox: Sandbox,
+  encodings: string[] | undefined,
+  options: Partial<LspEditorOptions> = {},
+  processId = process.pid,
+): Promise<LspEditor> {
+  const editor = new LspEditor({ env: sandbox.env(), cwd: sandbox.workspace, ...options });
+  await editor.initialize({
+    processId,
+    clientInfo: { name: 'helix', version: '25.01' },
+    workspaceFolders: [{ uri: uriOf(sandbox.workspace), name: 'workspace' }],
+    capabilities: encodings ? { general: { positionEncodings: encodings } } : {},
+  });
+  await waitFor('the discovery files', () =>
+    discoveryFiles(sandbox).length > 0 ? true : undefined,
+  );
+  return editor;
+}
+
+/** Resolves with how long the server took to exit; fails past `ms`. */
+async function exitsWithin(editor: LspEditor, ms: number): Promise<number | null> {
+  const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
+  const status = await Promise.race([editor.exited, timer]);
+  assert.notEqual(status, 'late', `the server did not exit within ${ms} ms`);
+  return status as number | null;
+}
+
+describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
+  const sandbox = new Sandbox();
+  let editor: LspEditor;
+  let gemini: RealClient;
+  let qwen: RealClient;
+  const file = path.join(sandbox.workspace, 'notes.txt');
+  const other = path.join(sandbox.workspace, 'other.txt');
+  let uri = '';
+
+  before(async () => {
+    writeFileSync(file, `first line\n${ASTRAL_LINE}\nlast\n`);
+    writeFileSync(other, 'other\n');
+    editor = await startEditor(sandbox, ['utf-8']);
+    gemini = await realClientIn(sandbox, 'gemini');
+    qwen = await realClientIn(sandbox, 'qwen');
+    for (const client of [gemini, qwen]) {
+      const state = await client.connect();
+      assert.equal(state.status, 'connected', state.details);
+    }
+  });
+  after(async () => {
+    await gemini?.kill();
+    await qwen?.kill();
+    await editor?.kill();
+    sandbox.remove();
+  });
+
+  test('the editor is named from clientInfo in the discovery files', () => {
+    const gem = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+    assert.ok(gem, 'a Gemini discovery file');
+    const data = JSON.parse(readFileSync(gem, 'utf8')) as { ideInfo: { displayName: string } };
+    assert.equal(data.ideInfo.displayName, 'Helix');
+    assert.equal(editor.encoding, 'utf-8');
+  });
+
+  test('an opened file and a hover: the cursor in code points reaches both clients', async () => {
+    uri = await editor.open(file);
+    await editor.request('textDocument/hover', {
+      textDocument: { uri },
+      position: editor.position(uri, 2, 7),
+    });
+    for (const client of [gemini, qwen]) {
+      const context = await client.waitForContext((c) => activeFile(c)?.cursor?.character === 7);
+      assert.deepEqual(activeFile(context), {
+        ...activeFile(context),
+        path: file,
+        cursor: { line: 2, character: 7 },
+      });
+    }
+  });
+
+  test('a code action carries the selection: its text reaches the clients', async () => {
+    const range = { start: editor.position(uri, 2, 1), end: editor.position(uri, 2, 6) };
+    const actions = await editor.codeActions(uri, range);
+    assert.deepEqual(
+      actions.map((action) => action.title),
+      ['Tandem: send the selection to the CLIs'],
+    );
+    await gemini.waitForContext((c) => activeFile(c)?.selectedText === 'a😀b 文');
+    // A highlight at the selection's end keeps it; one elsewhere ends it.
+    await editor.request('textDocument/documentHighlight', {
+      textDocument: { uri },
+      position: range.end,
+    });
+    await editor.request('textDocument/documentHighlight', {
+      textDocument: { uri },
+      position: editor.position(uri, 1, 3),
+    });
+    const context = await gemini.waitForContext((c) => activeFile(c)?.cursor?.line === 1);
+    assert.equal(activeFile(context)?.selectedText, undefined);
+  });
+
+  test('the requests of a cursor move are answered empty', async () => {
+    const at = { textDocument: { uri }, position: editor.position(uri, 1, 1) };
+    assert.equal(await editor.request('textDocument/hover', at), null);
+    assert.equal(await editor.request('textDocument/documentHighlight', at), null);
+    assert.equal(await editor.request('textDocument/signatureHelp', at), null);
+  });
+
+  test('edits in the editor move what a selection covers', async () => {
+    await editor.edit(uri, `${ASTRAL_LINE}\nfirst line\nlast\n`);
+    await editor.runCodeAction(
+      uri,
+      { start: editor.position(uri, 1, 2), end: editor.position(uri, 1, 3) },
+      /send the selection/,
+    );
+    await qwen.waitForContext((c) => activeFile(c)?.selectedText === '😀');
+  });
+
+  test('every open file is listed, the latest request names the active one', async () => {
+    const otherUri = await editor.open(other);
+    await editor.request('textDocument/hover', {
+      textDocument: { uri: otherUri },
+      position: { line: 0, character: 0 },
+    });
+    const context = await gemini.waitForContext((c) => activeFile(c)?.path === other);
+    const paths = (context?.workspaceState?.openFiles ?? []).map((f) => f.path).sort();
+    assert.deepEqual(paths, [file, other].sort());
+    await editor.close(otherUri);
+    await gemini.waitForContext(
+      (c) => !(c?.workspaceState?.openFiles ?? []).some((f) => f.path === other),
+    );
+  });
+
+  let serial = 0;
+  async function propose(client: RealClient, disk: string, proposal: string) {
+    serial += 1;
+    const target = path.join(sandbox.workspace, `proposal-${serial}.py`);
+    writeFileSync(target, disk);
+    const shown = editor.shownDocuments.length;
+    const diff = client.openDiff(target, proposal);
+    await diff.opened;
+    const { uri: proposalUri, takeFocus } = editor.shownDocuments[shown] ?? {};
+    assert.ok(proposalUri, 'window/showDocument was asked for');
+    assert.equal(takeFocus, true);
+    await waitFor('the proposal open in the editor', () =>
+      editor.documents.has(proposalUri) ? true : undefined,
+    );
+    return { target, diff, proposalUri };
+  }
+
+  test('a proposal opens as a file named as the original, marked with hint diagnostics', async () => {
+    const { target, diff, proposalUri } = await propose(
+      gemini,
+      'keep\nold one\nkeep\n',
+      'keep\nnew one\nnew two\nkeep\n',
+    );
+    assert.equal(path.basename(proposalUri), path.basename(target));
+    assert.notEqual(path.dirname(new URL(proposalUri).pathname), sandbox.workspace);
+    const marks = await waitFor('the diagnostics', () => editor.diagnostics.get(proposalUri));
+    const hint = marks.find((mark) => mark.severity === 4);
+    assert.equal(hint?.message, 'Was:\nold one');
+    assert.deepEqual(hint?.range, {
+      start: { line: 1, character: 0 },
+      end: { line: 2, character: 7 },
+    });
+    assert.match(String(marks[0]?.message), /Gemini CLI proposes a change to proposal-1\.py/);
+    // The proposal is no file of the context: a request on it changes nothing.
+    await editor.request('textDocument/hover', {
+      textDocument: { uri: proposalUri },
+      position: { line: 1, character: 0 },
+    });
+    await editor.request('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 1 },
+    });
+    const context = await gemini.waitForContext((c) => activeFile(c)?.cursor?.character === 2);
+    const paths = (context?.workspaceState?.openFiles ?? []).map((f) => f.path);
+    assert.ok(!paths.some((p) => p.includes('tandem-lsp-')), paths.join(', '));
+    await editor.edit(proposalUri, 'keep\nnew one, edited\n');
+    await editor.save(proposalUri);
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'keep\nnew one, edited\n' });
+    assert.equal(
+      readFileSync(target, 'utf8'),
+      'keep\nold one\nkeep\n',
+      'Tandem never writes the file',
+    );
+    await waitFor('the answered mark', () =>
+      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
+    );
+    await editor.close(proposalUri);
+  });
+
+  test('closing a proposal unsaved rejects it, and its file is removed', async () => {
+    const { diff, proposalUri } = await propose(qwen, 'a\n', 'b\n');
+    await editor.edit(proposalUri, 'b, edited\n');
+    await editor.close(proposalUri);
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    await waitFor('the proposal file removed', () =>
+      existsSync(new URL(proposalUri)) ? undefined : true,
+    );
+  });
+
+  test('the Accept and Reject code actions answer with the text in the editor', async () => {
+    const first = await propose(gemini, 'x\n', 'y\n');
+    await editor.edit(first.proposalUri, 'y, unsaved\n');
+    const here = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    await editor.runCodeAction(first.proposalUri, here, /accept Gemini CLI's proposal/);
+    assert.deepEqual(await first.diff.result, { status: 'accepted', content: 'y, unsaved\n' });
+    const second = await propose(qwen, 'x\n', 'z\n');
+    await editor.runCodeAction(second.proposalUri, here, /reject Qwen Code's proposal/);
+    assert.deepEqual(await second.diff.result, { status: 'rejected' });
+    await editor.close(first.proposalUri);
+    await editor.close(second.proposalUri);
+  });
+
+  test('an emptied proposal is not accepted: the reason is shown, the diff stays open', async () => {
+    const { diff, proposalUri } = await propose(gemini, 'a\n', 'b\n');
+    await editor.edit(proposalUri, '');
+    await editor.save(proposalUri);
+    await waitFor('the reason', () =>
+      editor.messages.some((m) => /empty/i.test(m)) ? true : undefined,
+    );
+    await editor.close(proposalUri);
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+  });
+
+  test('a diff answered in the terminal is said so on the proposal', async () => {
+    const { target, diff, proposalUri } = await propose(gemini, 'one\n', 'two\n');
+    await gemini.resolveDiffFromCli(target, 'accepted');
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'two\n' });
+    await waitFor('the answered mark', () =>
+      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
+    );
+    await editor.close(proposalUri);
+  });
+
+  test("unsaved changes in the user's buffer are named on the proposal", async () => {
+    const target = path.join(sandbox.workspace, 'dirty.txt');
+    writeFileSync(target, 'on disk\n');
+    const userUri = await editor.open(target);
+    await editor.edit(userUri, 'on disk, and unsaved\n');
+    const diff = gemini.openDiff(target, 'proposed\n');
+    await diff.opened;
+    const proposalUri = editor.shownDocuments.at(-1)?.uri as string;
+    const marks = await waitFor('the diagnostics', () => editor.diagnostics.get(proposalUri));
+    assert.ok(
+      marks.some((mark) => mark.severity === 2 && /unsaved changes/.test(String(mark.message))),
+    );
+    await editor.close(proposalUri);
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    assert.equal(editor.documents.get(userUri)?.text, 'on disk, and unsaved\n');
+  });
+
+  test('quitting with a proposal open rejects it, removes every file and exits within 1.5 s', async () => {
+    const { diff } = await propose(gemini, 'a\n', 'b\n');
+    await editor.connection.sendRequest('shutdown');
+    const started = Date.now();
+    await editor.connection.sendNotification('exit');
+    assert.equal(await exitsWithin(editor, 1500), 0);
+    assert.ok(Date.now() - started < 1500);
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    assert.deepEqual(discoveryFiles(sandbox), []);
+    assert.deepEqual(proposalFolders(sandbox), []);
+  });
+});
+
+describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
+  const sandbox = new Sandbox();
+  let editor: LspEditor;
+  let gemini: RealClient;
+  const file = path.join(sandbox.workspace, 'wide.txt');
+
+  before(async () => {
+    writeFileSync(file, `${ASTRAL_LINE}\n`);
+    editor = await startEditor(sandbox, undefined);
+    gemini = await realClientIn(sandbox, 'gemini');
+    assert.equal((await gemini.connect()).status, 'connected');
+  });
+  after(async () => {
+    await gemini?.kill();
+    await editor?.kill();
+    sandbox.remove();
+  });
+
+  test('the x after an astral character is character 7', async () => {
+    assert.equal(editor.encoding, 'utf-16');
+    const uri = await editor.open(file);
+    // UTF-16: a, the two units of 😀, b, space, 文, space: the x is at unit 7.
+    const position = { line: 0, character: 7 };
+    assert.deepEqual(editor.position(uri, 1, 7), position);
+    await editor.request('textDocument/hover', { textDocument: { uri }, position });
+    const context = await gemini.waitForContext((c) => activeFile(c)?.cursor !== undefined);
+    assert.deepEqual(activeFile(context)?.cursor, { line: 1, character: 7 });
+  });
+
+  test('showDocument refused: the CLI is told at once, nothing is left', async () => {
+    const target = path.join(sandbox.workspace, 'refused.txt');
+    writeFileSync(target, 'a\n');
+    editor.showDocumentBehaviour = 'fails';
+    const diff = gemini.openDiff(target, 'b\n');
+    await assert.rejects(diff.opened, /showDocument/);
+    const folders = proposalFolders(sandbox);
+    assert.equal(folders.length, 1);
+    assert.deepEqual(readdirSync(path.join(sandbox.tmpDir, folders[0] as string)), []);
+  });
+});
+
+describe('tandem lsp: the end of the editor', () => {
+  test('stdin closed: every file removed, exit within 1.5 s', async () => {
+    const sandbox = new Sandbox();
+    const editor = await startEditor(sandbox, ['utf-16']);
+    try {
+      editor.process.stdin.end();
+      assert.equal(await exitsWithin(editor, 1500), 0);
+      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(proposalFolders(sandbox), []);
+    } finally {
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+
+  test('the editor process gone: every file removed, exit within 1.5 s', async () => {
+    const sandbox = new Sandbox();
+    const fakeEditor = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const editor = await startEditor(sandbox, ['utf-16'], {}, fakeEditor.pid as number);
+    try {
+      fakeEditor.kill('SIGKILL');
+      assert.equal(await exitsWithin(editor, 1500), 0);
+      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(proposalFolders(sandbox), []);
+    } finally {
+      fakeEditor.kill('SIGKILL');
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+
+  test('exit without shutdown: status 1, still cleaned up', async () => {
+    const sandbox = new Sandbox();
+    const editor = await startEditor(sandbox, ['utf-16']);
+    try {
+      await editor.connection.sendNotification('exit');
+      assert.equal(await exitsWithin(editor, 1500), 1);
+      assert.deepEqual(discoveryFiles(sandbox), []);
+    } finally {
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+});

@@ -1,0 +1,275 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { Engine, isProcessAlive, tandemCommandFor, type Logger } from '@tandem/core';
+import {
+  createConnection,
+  DidChangeWorkspaceFoldersNotification,
+  ErrorCodes,
+  ResponseError,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+  type TextDocumentPositionParams,
+  type WatchDog,
+} from 'vscode-languageserver';
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver/node';
+import { COMMANDS, codeActionsAt } from './code-actions.js';
+import { ContextFeed } from './context-feed.js';
+import { OpenDocuments } from './documents.js';
+import { editorFrom, workspaceFrom, filePath } from './editor-identity.js';
+import { chooseEncoding } from './positions.js';
+import { Proposals } from './proposals.js';
+
+/** How often the editor's process is looked for: gone, the server ends within 1.5 s. */
+const EDITOR_WATCH_MS = 500;
+
+/** What lives from `initialize` to the stop. */
+interface Session {
+  engine: Engine;
+  documents: OpenDocuments;
+  proposals: Proposals;
+  feed: ContextFeed;
+  workspaceFolders: string[];
+}
+
+/**
+ * `tandem lsp`: a language server (LSP 3.17) on the editor's stdio, hosting one engine for the
+ * editor window. Ends, cleaning up, on `shutdown`/`exit`, when its input closes, or when the
+ * editor's process is gone.
+ */
+export class LspServer {
+  private readonly connection: Connection;
+  private session: Session | undefined;
+  private starting: Promise<Session> | undefined;
+  private editorWatch: NodeJS.Timeout | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly watchDog: WatchDog;
+  private resolveDone!: (reason: string) => void;
+  /** Resolves, with why, once the server has cleaned up and should exit. */
+  readonly done = new Promise<string>((resolve) => (this.resolveDone = resolve));
+
+  constructor(
+    input: Readable,
+    output: Writable,
+    private readonly log: Logger,
+  ) {
+    const reader = new StreamMessageReader(input);
+    const writer = new StreamMessageWriter(output);
+    // The library's own watchdog exits the process at once; this one cleans up first.
+    const watchDog: WatchDog = {
+      shutdownReceived: false,
+      initialize: () => undefined,
+      exit: () => void this.stop('exit'),
+    };
+    this.watchDog = watchDog;
+    this.connection = createConnection(() => createProtocolConnection(reader, writer), watchDog);
+    reader.onClose(() => void this.stop('the editor closed the connection'));
+    writer.onError(() => void this.stop('the editor stopped reading'));
+    output.on('error', () => void this.stop('the editor stopped reading'));
+    this.handleRequests();
+    this.connection.listen();
+  }
+
+  /** Whether the editor asked for `shutdown` before the end (else the exit status is 1). */
+  get cleanExit(): boolean {
+    return this.watchDog.shutdownReceived;
+  }
+
+  /** Cleans up (`cleanUp`), then ends the server. */
+  stop(reason: string): Promise<void> {
+    return this.cleanUp(reason).then(() => this.resolveDone(reason));
+  }
+
+  /**
+   * Rejects every open diff and removes the proposal and discovery files, once. After
+   * `shutdown` the server does only this, and waits for `exit`.
+   */
+  private cleanUp(reason: string): Promise<void> {
+    this.stopping ??= (async () => {
+      clearInterval(this.editorWatch);
+      this.log.info(`stopping: ${reason}`);
+      const session = this.session ?? (await this.starting?.catch(() => undefined));
+      await session?.engine.stop();
+      await session?.proposals.dispose();
+    })();
+    return this.stopping;
+  }
+
+  private handleRequests(): void {
+    const connection = this.connection;
+    connection.onInitialize((params) => this.initialize(params));
+    connection.onShutdown(() => this.cleanUp('shutdown'));
+
+    connection.onDidOpenTextDocument((params) =>
+      this.with((s) => {
+        s.documents.opened(params);
+        s.feed.opened(params.textDocument.uri);
+      }),
+    );
+    connection.onDidChangeTextDocument((params) => this.with((s) => s.documents.changed(params)));
+    connection.onDidSaveTextDocument(({ textDocument: { uri }, text }) =>
+      this.with((s) => void s.proposals.saved(uri, text).catch((error) => this.fail(error))),
+    );
+    connection.onDidCloseTextDocument(({ textDocument: { uri } }) =>
+      this.with((s) => {
+        s.feed.closed(uri);
+        s.documents.closed(uri);
+        void s.proposals.closed(uri).catch((error) => this.fail(error));
+      }),
+    );
+
+    // The cursor moves: answered empty, so that the user's own language server is undisturbed.
+    const cursorAt = ({ textDocument, position }: TextDocumentPositionParams) => {
+      this.with((s) => s.feed.cursorAt(textDocument.uri, position));
+      return null;
+    };
+    connection.onHover(cursorAt);
+    connection.onDocumentHighlight(cursorAt);
+    connection.onSignatureHelp(cursorAt);
+    connection.onCodeAction(({ textDocument: { uri }, range }) => {
+      const actions = this.with((s) => {
+        const pending = s.proposals.pendingAt(uri);
+        if (!pending) s.feed.selected(uri, range);
+        return codeActionsAt(uri, range, pending);
+      });
+      return actions ?? [];
+    });
+    connection.onExecuteCommand(({ command, arguments: args = [] }) =>
+      this.with((s) => this.execute(s, command, args)),
+    );
+    connection.onNotification(DidChangeWorkspaceFoldersNotification.type, ({ event }) =>
+      this.with((s) => {
+        const removed = new Set(event.removed.map((folder) => filePath(folder.uri)));
+        const added = event.added.flatMap((folder) => filePath(folder.uri) ?? []);
+        s.workspaceFolders = [...s.workspaceFolders.filter((f) => !removed.has(f)), ...added];
+        void realFolders(s.workspaceFolders).then((folders) => s.engine.workspaceChanged(folders));
+      }),
+    );
+  }
+
+  private async initialize(params: InitializeParams): Promise<InitializeResult> {
+    if (this.starting) throw new ResponseError(ErrorCodes.InvalidRequest, 'already initialized');
+    if (this.stopping) throw new ResponseError(ErrorCodes.InvalidRequest, 'the server is stopping');
+    const encoding = chooseEncoding(params.capabilities.general?.positionEncodings);
+    const editor = editorFrom(params, isProcessAlive);
+    this.starting = (async () => {
+      const workspaceFolders = await realFolders(workspaceFrom(params, process.cwd()));
+      const documents = new OpenDocuments(encoding);
+      const folder = await mkdtemp(path.join(tmpdir(), 'tandem-lsp-'));
+      const proposals = new Proposals(folder, this.editorSide(), documents, encoding, this.log);
+      try {
+        const engine = await Engine.start({
+          editor,
+          frontend: proposals,
+          workspaceFolders,
+          tandemCommand: await tandemCommandFor(process.argv[1], process.env),
+          log: this.log,
+        });
+        proposals.answerTo(engine);
+        const feed = new ContextFeed(engine, documents, (uri) => proposals.isProposal(uri));
+        return { engine, documents, proposals, feed, workspaceFolders };
+      } catch (error) {
+        await rm(folder, { recursive: true, force: true });
+        throw error;
+      }
+    })();
+    this.session = await this.starting;
+    this.watchEditor(editor.pid);
+    this.log.info(`serving ${editor.displayName} (PID ${editor.pid}), positions in ${encoding}`);
+    return {
+      capabilities: {
+        positionEncoding: encoding,
+        textDocumentSync: {
+          openClose: true,
+          change: TextDocumentSyncKind.Incremental,
+          save: { includeText: true },
+        },
+        hoverProvider: true,
+        documentHighlightProvider: true,
+        signatureHelpProvider: {},
+        codeActionProvider: true,
+        executeCommandProvider: { commands: Object.values(COMMANDS) },
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'tandem', version: process.env.TANDEM_VERSION ?? '0.1.0' },
+    };
+  }
+
+  private execute(session: Session, command: string, args: unknown[]): null {
+    if (command === COMMANDS.sendSelection) {
+      const [uri, range] = args as [string, Parameters<ContextFeed['selected']>[1]];
+      session.feed.selected(uri, range);
+      return null;
+    }
+    if (command === COMMANDS.accept || command === COMMANDS.reject) {
+      const id = String(args[0]);
+      const answer =
+        command === COMMANDS.accept
+          ? session.proposals.acceptById(id)
+          : session.proposals.rejectById(id);
+      if (!answer.ok) throw new ResponseError(ErrorCodes.InvalidParams, answer.message);
+      return null;
+    }
+    throw new ResponseError(ErrorCodes.InvalidParams, `unknown command ${command}`);
+  }
+
+  /** What the proposals ask of the editor. */
+  private editorSide() {
+    const connection = this.connection;
+    return {
+      showDocument: async (uri: string, line: number) => {
+        const start = { line, character: 0 };
+        try {
+          const result = await connection.window.showDocument({
+            uri,
+            takeFocus: true,
+            selection: { start, end: start },
+          });
+          return result.success;
+        } catch (error) {
+          this.log.warn(`window/showDocument failed: ${describe(error)}`);
+          return false;
+        }
+      },
+      publishDiagnostics: (
+        uri: string,
+        diagnostics: Parameters<Connection['sendDiagnostics']>[0]['diagnostics'],
+      ) => void connection.sendDiagnostics({ uri, diagnostics }),
+      showMessage: (type: number, message: string) =>
+        void connection.sendNotification('window/showMessage', { type, message }),
+    };
+  }
+
+  /** Runs `handle` with the session, if there is one (after `initialize`, before the stop). */
+  private with<T>(handle: (session: Session) => T): T | undefined {
+    if (!this.session || this.stopping) return undefined;
+    return handle(this.session);
+  }
+
+  private fail(error: unknown): void {
+    this.log.error(describe(error));
+  }
+
+  private watchEditor(pid: number): void {
+    this.editorWatch = setInterval(() => {
+      if (!isProcessAlive(pid)) void this.stop(`the editor (PID ${pid}) is gone`);
+    }, EDITOR_WATCH_MS);
+    this.editorWatch.unref();
+  }
+}
+
+/** The CLIs compare real paths: so does the discovery data. */
+function realFolders(folders: string[]): Promise<string[]> {
+  return Promise.all(folders.map((folder) => realpath(folder).catch(() => folder)));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
