@@ -21,6 +21,7 @@ endfunction
 function! tandem#config#resolve() abort
   let config = {
         \ 'autostart': get(g:, 'tandem_autostart', 1),
+        \ 'command': get(g:, 'tandem_command', v:null),
         \ 'cmd': get(g:, 'tandem_cmd', v:null),
         \ 'node': get(g:, 'tandem_node', 'node'),
         \ 'log_level': get(g:, 'tandem_log_level', 'warn'),
@@ -32,6 +33,8 @@ function! tandem#config#resolve() abort
         \ 'clis': extend({'gemini': ['gemini'], 'qwen': ['qwen']}, get(g:, 'tandem_clis', {})),
         \ }
   call s:check('autostart', config.autostart, index([0, 1, v:true, v:false], config.autostart) >= 0, '0 or 1')
+  call s:check('command', config.command, config.command is v:null || s:is_string_list(config.command),
+        \ "a list of strings, like ['tandem']")
   call s:check('cmd', config.cmd, config.cmd is v:null || s:is_string_list(config.cmd),
         \ "a list of strings, like ['tandem', 'bridge']")
   call s:check('node', config.node, type(config.node) == v:t_string, 'a string')

@@ -204,5 +204,6 @@ function! s:Session.status() abort
         \ 'workspace_folders': tandem#context#workspace_folders(),
         \ 'log_file': self.config.log_file,
         \ 'command': tandem#sidecar#command(self.config),
+        \ 'version': tandem#sidecar#version(),
         \ }
 endfunction

@@ -1,39 +1,64 @@
-" Where the sidecar is: the plugin's root, the built script, and the command that runs it.
+" Which `tandem` command runs, and Tandem's version. The command is g:tandem_command when set,
+" else the one built in the plugin's folder (a clone with `npm run build:sidecar`), else the
+" `tandem` on the PATH (`npm install -g tandem-ide`).
 
 let s:ROOT = expand('<sfile>:p:h:h:h')
-let s:NOT_BUILT = 'the sidecar is not built: run `npm run build:sidecar` in %s'
-      \ . ' (see :help tandem-vim-install)'
+let s:NOT_FOUND = 'no `tandem` command: install it with `npm install -g tandem-ide`, or run'
+      \ . ' `npm run build:sidecar` in %s; g:tandem_command names another (see :help tandem-vim-install)'
 
-" The plugin's root: the repository that holds plugin/, autoload/ and packages/.
+" The plugin's root: the repository that holds plugin/, autoload/, package.json and packages/.
 function! tandem#sidecar#root() abort
   return s:ROOT
 endfunction
 
-" The built sidecar script that the default command runs.
+" The sidecar script built in the plugin's folder.
 function! tandem#sidecar#script() abort
   return s:ROOT . '/packages/cli/dist/tandem.js'
 endfunction
 
-" The command that starts the sidecar with {config}.
-function! tandem#sidecar#command(config) abort
-  return a:config.cmd isnot v:null ? a:config.cmd
-        \ : [a:config.node, tandem#sidecar#script(), 'bridge']
+" The plugin's version (the repository's one version), or v:null when its package.json is gone.
+function! tandem#sidecar#version() abort
+  try
+    return json_decode(join(readfile(s:ROOT . '/package.json'), "\n")).version
+  catch
+    return v:null
+  endtry
 endfunction
 
-" The command that runs the built script's command {args} (like ['doctor']) with {config}'s
-" Node.js; throws when the script is not built.
-function! tandem#sidecar#tool(config, args) abort
-  if !filereadable(tandem#sidecar#script())
-    throw printf(s:NOT_BUILT, s:ROOT)
+" The `tandem` command of {config} as a list (like ['tandem']), or v:null when there is none.
+function! tandem#sidecar#tandem(config) abort
+  if a:config.command isnot v:null
+    return a:config.command
+  elseif filereadable(tandem#sidecar#script())
+    return [a:config.node, tandem#sidecar#script()]
   endif
-  return [a:config.node, tandem#sidecar#script()] + a:args
+  let on_path = exepath('tandem')
+  return empty(on_path) ? v:null : [on_path]
+endfunction
+
+" The command that starts the sidecar with {config}, or v:null when there is no `tandem`.
+function! tandem#sidecar#command(config) abort
+  if a:config.cmd isnot v:null
+    return a:config.cmd
+  endif
+  let tandem = tandem#sidecar#tandem(a:config)
+  return tandem is v:null ? v:null : tandem + ['bridge']
+endfunction
+
+" The command that runs `tandem`'s command {args} (like ['doctor']); throws without one.
+function! tandem#sidecar#tool(config, args) abort
+  let tandem = tandem#sidecar#tandem(a:config)
+  if tandem is v:null
+    throw printf(s:NOT_FOUND, s:ROOT)
+  endif
+  return tandem + a:args
 endfunction
 
 " Why the sidecar of {config} cannot start, or ''.
 function! tandem#sidecar#problem(config) abort
   let cmd = tandem#sidecar#command(a:config)
-  if a:config.cmd is v:null && !filereadable(cmd[1])
-    return printf(s:NOT_BUILT, s:ROOT)
+  if cmd is v:null
+    return printf(s:NOT_FOUND, s:ROOT)
   endif
   if !executable(cmd[0])
     return printf('cannot start the sidecar: `%s` is not an executable', cmd[0])

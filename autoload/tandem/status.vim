@@ -35,9 +35,13 @@ endfunction
 " Echoes what :TandemStatus shows.
 function! tandem#status#print(status) abort
   let s = a:status
-  echo 'Tandem: ' . s.state . (s.pid isnot v:null ? ' (sidecar pid ' . s.pid . ')' : '')
+  echo printf('Tandem %s: %s', s.version is v:null ? '' : s.version, s.state)
+        \ . (s.pid isnot v:null ? ' (sidecar pid ' . s.pid . ')' : '')
   if s.error isnot v:null
     echohl ErrorMsg | echo 'Error: ' . s.error | echohl None
+  endif
+  if s.command isnot v:null
+    echo 'Sidecar: ' . join(s.command)
   endif
   if s.port isnot v:null
     echo 'Port: ' . s.port

@@ -5,9 +5,12 @@ local function defaults()
   return {
     -- Start the sidecar as soon as setup() runs.
     auto_start = true,
-    -- The sidecar command; nil means `{node, <plugin root>/packages/cli/dist/tandem.js, 'bridge'}`.
+    -- The `tandem` command, like { 'tandem' }; nil means the one built in the plugin's folder
+    -- (run by `node`), else the `tandem` on the PATH.
+    command = nil,
+    -- The whole sidecar command; nil means the `tandem` command with 'bridge'.
     cmd = nil,
-    -- The Node.js executable (version 20 or newer) that runs the sidecar.
+    -- The Node.js executable (version 20 or newer) that runs the sidecar built in the plugin.
     node = 'node',
     -- Messages at or above this level reach vim.notify: 'debug', 'info', 'warn', 'error'.
     log_level = 'warn',
@@ -83,6 +86,9 @@ function M.resolve(user)
     config.terminal.clis[name] = cmd
   end
   check('auto_start', config.auto_start, of_type('boolean'), 'boolean')
+  check('command', config.command, function(v)
+    return v == nil or is_string_list(v)
+  end, 'a list of strings, like { "tandem" }')
   check('cmd', config.cmd, function(v)
     return v == nil or is_string_list(v)
   end, 'a list of strings, like { "tandem", "bridge" }')

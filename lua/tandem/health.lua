@@ -62,14 +62,17 @@ local function check_sidecar(h, settings)
     return
   end
   check_node(h, settings.node)
-  local script = sidecar.script()
-  if vim.fn.filereadable(script) == 1 then
-    h.ok('sidecar built: ' .. script)
-  else
-    h.error('sidecar not built: ' .. script .. ' is missing', {
-      ('Run `npm run build:sidecar` in %s'):format(sidecar.root()),
-      'With lazy.nvim, set `build = "npm run build:sidecar"` (see :help tandem-install)',
+  local tandem = sidecar.tandem(settings)
+  if not tandem then
+    h.error('no `tandem` command: none built in the plugin\'s folder, none on the PATH', {
+      'Install it: npm install -g tandem-ide',
+      ('Or run `npm run build:sidecar` in %s'):format(sidecar.root()),
+      'Or name it with the `command` option of setup() (see :help tandem-install)',
     })
+  elseif vim.fn.executable(tandem[1]) ~= 1 then
+    h.error(('the tandem command `%s` is not an executable'):format(tandem[1]))
+  else
+    h.ok('tandem command: ' .. table.concat(tandem, ' '))
   end
 end
 

@@ -268,6 +268,7 @@ function Session:status()
     workspace_folders = Context.workspace_folders(),
     log_file = self.config.log_file,
     command = sidecar.command(self.config),
+    version = sidecar.version(),
   }
 end
 

@@ -39,9 +39,14 @@ end
 --- Echoes what :TandemStatus shows.
 function M.print(status)
   local s = status
-  local lines = { { 'Tandem: ' .. s.state .. (s.pid and (' (sidecar pid ' .. s.pid .. ')') or '') } }
+  local lines = {
+    { ('Tandem %s: %s'):format(s.version or '', s.state) .. (s.pid and (' (sidecar pid ' .. s.pid .. ')') or '') },
+  }
   if s.error then
     lines[#lines + 1] = { 'Error: ' .. s.error, 'ErrorMsg' }
+  end
+  if s.command then
+    lines[#lines + 1] = { 'Sidecar: ' .. table.concat(s.command, ' ') }
   end
   if s.port then
     lines[#lines + 1] = { 'Port: ' .. s.port }

@@ -194,7 +194,7 @@ describe('Tandem running in Neovim', { skip }, () => {
     await session.command('checkhealth tandem');
     const report = (await session.lines()).join('\n');
     assert.match(report, /OK:? Node\.js v\d+/);
-    assert.match(report, /OK:? sidecar built/);
+    assert.match(report, /OK:? tandem command: /);
     assert.match(
       report,
       new RegExp(

@@ -67,7 +67,7 @@ describe('Tandem with Vim', { skip }, () => {
         : undefined,
     );
     const shown = await scene.vim.eval<string>(`execute('TandemStatus')`);
-    assert.match(shown, /Tandem: running \(sidecar pid \d+\)/);
+    assert.match(shown, /Tandem \d+\.\d+\.\d+: running \(sidecar pid \d+\)/);
     assert.match(shown, /Connected CLIs: Gemini CLI/);
     assert.match(shown, new RegExp(`Port: ${scene.status.port}`));
   });

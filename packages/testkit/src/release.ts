@@ -5,11 +5,21 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
+import { after } from 'node:test';
 import { missing } from './needs.js';
 import { REPO_ROOT } from './repo-root.js';
-import type { Sandbox } from './sandbox.js';
+import { Sandbox } from './sandbox.js';
 
 export interface Release {
   version: string;
@@ -94,17 +104,17 @@ export interface InstalledTandem {
   prefix: string;
   /** The package's folder (`PREFIX/lib/node_modules/tandem-ide`). */
   packageDir: string;
-  /**
-   * The sandbox's environment with that `tandem` first on the PATH and no folder of the
-   * checkout (nor any other `tandem`) on it.
-   */
+  /** A user's PATH with that `tandem` first, and no folder of the checkout (nor another `tandem`). */
+  path: string;
+  /** The sandbox's environment with that PATH. */
   env: Record<string, string>;
 }
 
 /** `npm install -g` of the tarball into an empty prefix in the sandbox, offline. */
 export function installTandem(sandbox: Sandbox, release: Release): InstalledTandem {
   const prefix = path.join(sandbox.root, 'npm-prefix');
-  const env = { ...withoutNpmConfig(sandbox.env()), PATH: userPath(path.join(prefix, 'bin')) };
+  const PATH = userPath(path.join(prefix, 'bin'));
+  const env = { ...withoutNpmConfig(sandbox.env()), PATH };
   const install = spawnSync(
     'npm',
     [
@@ -122,7 +132,22 @@ export function installTandem(sandbox: Sandbox, release: Release): InstalledTand
   if (install.status !== 0) {
     throw new Error(`npm install -g failed:\n${install.stdout}${install.stderr}`);
   }
-  return { prefix, packageDir: path.join(prefix, 'lib/node_modules/tandem-ide'), env };
+  return { prefix, packageDir: path.join(prefix, 'lib/node_modules/tandem-ide'), path: PATH, env };
+}
+
+/**
+ * The repository's files as a plugin manager clones them, into `dir`: every tracked file but
+ * `packages/`, so no sidecar is built there and there is no node_modules.
+ */
+export function pluginClone(dir: string): string {
+  const files = spawnSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (files.status !== 0) throw new Error(`git ls-files failed: ${files.stderr}`);
+  for (const file of files.stdout.split('\0')) {
+    if (!file || file.startsWith('packages/') || !existsSync(path.join(REPO_ROOT, file))) continue;
+    mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    copyFileSync(path.join(REPO_ROOT, file), path.join(dir, file));
+  }
+  return dir;
 }
 
 /**
@@ -145,4 +170,25 @@ function withoutNpmConfig(env: NodeJS.ProcessEnv): Record<string, string> {
         entry[1] !== undefined && !/^npm_/i.test(entry[0]) && entry[0] !== 'INIT_CWD',
     ),
   );
+}
+
+/** A plugin manager's clone of the repository and the npm package's `tandem`, as a user has them. */
+export interface UserInstall {
+  release: Release;
+  tandem: InstalledTandem;
+  /** The clone, without `packages/`. */
+  pluginDir: string;
+}
+
+/**
+ * A `UserInstall` in a sandbox of its own, removed after the test file; undefined when the
+ * release cannot be packed here (skipped, or failing under CI).
+ */
+export function userInstall(): UserInstall | undefined {
+  const release = releaseArtifacts();
+  if (!release) return undefined;
+  const sandbox = new Sandbox('tandem-user-install-');
+  after(() => sandbox.remove());
+  const tandem = installTandem(sandbox, release);
+  return { release, tandem, pluginDir: pluginClone(path.join(sandbox.root, 'plugin')) };
 }

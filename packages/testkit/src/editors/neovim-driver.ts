@@ -10,7 +10,13 @@ import type { CliEditor, CliScenarioDriver } from '../conformance/cli-driver.js'
 import { startCliSession } from '../real-clients/cli-session.js';
 import type { Sandbox } from '../sandbox.js';
 import type { EditorVersion } from './editor-version.js';
-import { neovimArgs, neovimEnv, NeovimSession, neovimSkipReason } from './neovim-session.js';
+import {
+  neovimArgs,
+  neovimEnv,
+  NeovimSession,
+  neovimSkipReason,
+  type NeovimOptions,
+} from './neovim-session.js';
 import { gestureKeys, moveKeys } from './vim-keys.js';
 
 const KEYS = gestureKeys('<CR>');
@@ -125,13 +131,16 @@ export class NeovimUnderTest implements CliEditor {
 }
 
 /** Neovim (the default version) with the plugin, for the adapter conformance suite. */
-export function neovimAdapterDriver(): AdapterDriver {
+/** Neovim with the plugin of this checkout, or as `options` install it. */
+export function neovimAdapterDriver(
+  options: Pick<NeovimOptions, 'pluginDir' | 'env'> = {},
+): AdapterDriver {
   return {
     name: 'Neovim',
     skip: neovimSkipReason({ sidecar: true }),
     gestures: { accept: Object.keys(KEYS.accept), reject: Object.keys(KEYS.reject) },
     async start(sandbox: Sandbox) {
-      return new NeovimUnderTest(await NeovimSession.start(sandbox, { tandem: '{}' }));
+      return new NeovimUnderTest(await NeovimSession.start(sandbox, { ...options, tandem: '{}' }));
     },
   };
 }

@@ -30,7 +30,22 @@ export function neovimOf(nvim?: EditorVersion): EditorVersion {
 
 /** The Neovim command line that loads Tandem from this repository and nothing of the user's. */
 export function neovimArgs(...extra: string[]): string[] {
-  return ['--clean', '-n', '--cmd', `set rtp^=${REPO_ROOT}`, ...extra];
+  return neovimArgsWith(REPO_ROOT, ...extra);
+}
+
+/** The same with the plugin loaded from `pluginDir` (a copy as a user installs it). */
+export function neovimArgsWith(pluginDir: string, ...extra: string[]): string[] {
+  return ['--clean', '-n', '--cmd', `set rtp^=${pluginDir}`, ...extra];
+}
+
+export interface NeovimOptions {
+  /** setup()'s options (Lua): Tandem is set up and running when `start` resolves. */
+  tandem?: string;
+  nvim?: EditorVersion;
+  /** Where the plugin is; this checkout unless told. */
+  pluginDir?: string;
+  /** Added to Neovim's environment (a PATH with another `tandem`, say). */
+  env?: Record<string, string>;
 }
 
 /** The environment of a Neovim in `sandbox` (and of its sidecar and terminals). */
@@ -92,14 +107,12 @@ export class NeovimSession {
    * Starts Neovim (`nvim`, else the default version) in `sandbox.workspace`; with `tandem`,
    * runs setup() with those options (Lua).
    */
-  static async start(
-    sandbox: Sandbox,
-    options: { tandem?: string; nvim?: EditorVersion } = {},
-  ): Promise<NeovimSession> {
+  static async start(sandbox: Sandbox, options: NeovimOptions = {}): Promise<NeovimSession> {
     const [program, ...prefix] = neovimOf(options.nvim).command();
-    const child = spawn(program, [...prefix, ...neovimArgs('--embed', '--headless')], {
+    const args = neovimArgsWith(options.pluginDir ?? REPO_ROOT, '--embed', '--headless');
+    const child = spawn(program, [...prefix, ...args], {
       cwd: sandbox.workspace,
-      env: neovimEnv(sandbox),
+      env: neovimEnv(sandbox, options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const nvim = attach({

@@ -9,7 +9,7 @@ import { startCliSession } from '../real-clients/cli-session.js';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import { cliSessionScreen } from './tmux-editor.js';
-import { vimArgv, VimSession, vimSkipReason } from './vim-session.js';
+import { vimArgv, VimSession, vimSkipReason, type VimOptions } from './vim-session.js';
 import { gestureKeys, moveKeys } from './vim-keys.js';
 
 const KEYS = gestureKeys('\r');
@@ -129,13 +129,16 @@ export class VimUnderTest implements CliEditor {
 }
 
 /** Vim (the default version) with the plugin, for the adapter conformance suite. */
-export function vimAdapterDriver(): AdapterDriver {
+/** Vim with the plugin of this checkout, or as `options` install it. */
+export function vimAdapterDriver(
+  options: Pick<VimOptions, 'pluginDir' | 'env'> = {},
+): AdapterDriver {
   return {
     name: 'Vim',
     skip: vimSkipReason({ sidecar: true }),
     gestures: { accept: Object.keys(KEYS.accept), reject: Object.keys(KEYS.reject) },
     async start(sandbox: Sandbox) {
-      const vim = await VimSession.start(sandbox);
+      const vim = await VimSession.start(sandbox, options);
       await vim.waitForState('running');
       return new VimUnderTest(vim);
     },

@@ -30,6 +30,11 @@ export function vimSkipReason(needs: { sidecar?: boolean } = {}): string | false
 
 /** The Vim command line that loads Tandem from this repository and nothing of the user's. */
 export function vimArgs(...extra: string[]): string[] {
+  return vimArgsWith(REPO_ROOT, ...extra);
+}
+
+/** The same with the plugin loaded from `pluginDir` (a copy as a user installs it). */
+export function vimArgsWith(pluginDir: string, ...extra: string[]): string[] {
   return [
     ...vimCommand(),
     '-Nu',
@@ -39,7 +44,7 @@ export function vimArgs(...extra: string[]): string[] {
     '-n',
     '--noplugin',
     '--cmd',
-    `set rtp^=${REPO_ROOT}`,
+    `set rtp^=${pluginDir}`,
     '--cmd',
     'filetype on',
     '--cmd',
@@ -87,6 +92,8 @@ export interface VimOptions {
   env?: Record<string, string>;
   /** Arguments after the options (files to edit, `-c` commands). */
   args?: string[];
+  /** Where the plugin is; this checkout unless told. */
+  pluginDir?: string;
   width?: number;
   height?: number;
 }
@@ -105,7 +112,8 @@ export function vimArgv(sandbox: Sandbox, options: VimOptions = {}): string[] {
     'TERM_PROGRAM_VERSION',
     `TANDEM_TEST_DIR=${driverDir(sandbox)}`,
     ...Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`),
-    ...vimArgs(
+    ...vimArgsWith(
+      options.pluginDir ?? REPO_ROOT,
       '--cmd',
       `let g:tandem_log_file = '${path.join(sandbox.root, 'tandem.log')}'`,
       ...before,
