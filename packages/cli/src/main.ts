@@ -1,4 +1,5 @@
 import { type Command, type CommandIO } from '@tandem/command';
+import cliPackage from '../package.json' with { type: 'json' };
 
 const summaries = {
   serve: 'a companion for a folder, with a review page in the browser',
@@ -41,7 +42,8 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${(await import('@tandem/core')).TANDEM_VERSION}\n`);
+    // Every package carries the one version (scripts/release/version.test.ts).
+    io.stdout.write(`${cliPackage.version}\n`);
     return 0;
   }
   if (!Object.hasOwn(summaries, name)) {
