@@ -6,7 +6,6 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '@tandem/core';
 import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
@@ -58,21 +57,6 @@ async function startBridge(sandbox: Sandbox): Promise<BridgeEditor> {
   return editor;
 }
 
-/** Spawn → `initialize` reply, which comes once the discovery files are written. */
-async function startup(runs: number): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const sandbox = new Sandbox();
-    const started = performance.now();
-    const editor = await startBridge(sandbox);
-    samples.push(performance.now() - started);
-    await editor.request('shutdown');
-    await editor.exited;
-    await sandbox.remove();
-  }
-  return samples;
-}
-
 /** The engine in this process, as an in-process frontend hosts it; the client in its own. */
 async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
   const sandbox = new Sandbox();
@@ -94,14 +78,13 @@ async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
   }
 }
 
-async function memory(): Promise<{ idle: number; tenSessions: number }> {
+/** The sidecar's memory with ten CLIs connected (bench/sidecar.ts measures the rest of it). */
+async function memory(): Promise<number> {
   const sandbox = new Sandbox();
   const editor = await startBridge(sandbox);
   const clients: RealClient[] = [];
   try {
     await writeFile(join(sandbox.workspace, 'a.txt'), 'a\n');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const idle = await rssMb(editor.process.pid!);
     for (let i = 0; i < 10; i++) {
       const client = await realClientIn(sandbox, 'gemini');
       clients.push(client);
@@ -113,7 +96,7 @@ async function memory(): Promise<{ idle: number; tenSessions: number }> {
       clients.map((c) => c.waitForContext((ctx) => !!ctx?.workspaceState?.openFiles?.length)),
     );
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    return { idle, tenSessions: await rssMb(editor.process.pid!) };
+    return await rssMb(editor.process.pid!);
   } finally {
     await Promise.all(clients.map((c) => c.kill()));
     await editor.kill();
@@ -121,7 +104,6 @@ async function memory(): Promise<{ idle: number; tenSessions: number }> {
   }
 }
 
-const start = await startup(20);
 const contextSandbox = new Sandbox();
 const context = await worker<{ isolated: number[]; burst: { updates: number; exact: boolean } }>(
   'gemini-context-latency.ts',
@@ -135,15 +117,13 @@ console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2
 
 | measure (ms) | p50 | p95 | max | runs |
 |---|---|---|---|---|
-${row('spawn of `tandem bridge` → `initialize` reply (discovery files written)', start)}
 ${row("an isolated editor event → Gemini's context store", context.isolated)}
 ${Object.entries(diffs)
   .map(([size, samples]) => row(`openDiff → accepted, ${size} of source`, samples))
   .join('\n')}
 
-| resident memory of \`tandem bridge\` | MB |
+| resident memory of \`tandem bridge\` (\`bench/sidecar.ts\`: idle, start-up, leaks) | MB |
 |---|---|
-| idle | ${rss.idle.toFixed(1)} |
-| 10 Gemini sessions connected | ${rss.tenSessions.toFixed(1)} |
+| 10 Gemini sessions connected | ${rss.toFixed(1)} |
 
 A burst of 100 cursor moves in 100 ms reached Gemini's context store as ${context.burst.updates} updates; the last one ${context.burst.exact ? 'exact' : '**not** the last move'}.`);

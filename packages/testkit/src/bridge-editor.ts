@@ -35,9 +35,10 @@ export class BridgeEditor {
   private readonly replies = new Map<number, (message: BridgeMessage) => void>();
   private nextId = 1;
 
-  constructor(env: NodeJS.ProcessEnv) {
-    if (!existsSync(TANDEM)) throw new Error(`${TANDEM} is missing: run \`npm run build\` first`);
-    this.process = spawn(process.execPath, [TANDEM, 'bridge'], { env, stdio: 'pipe' });
+  /** `tandem`: the bundled command to start (a benchmark compares another build's). */
+  constructor(env: NodeJS.ProcessEnv, tandem = TANDEM) {
+    if (!existsSync(tandem)) throw new Error(`${tandem} is missing: run \`npm run build\` first`);
+    this.process = spawn(process.execPath, [tandem, 'bridge'], { env, stdio: 'pipe' });
     createInterface({ input: this.process.stdout }).on('line', (line) => this.receive(line));
     createInterface({ input: this.process.stderr }).on('line', (line) => this.stderr.push(line));
     this.exited = new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));

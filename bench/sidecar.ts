@@ -1,0 +1,243 @@
+/**
+ * What every editor window pays for its sidecar: `tandem bridge`'s start-up and resident memory,
+ * against the real Gemini CLI client. Prints a Markdown report; docs/benchmarks.md keeps the
+ * numbers with the machine and the date. Run it alone on a quiet machine.
+ *
+ *   node --import tsx bench/sidecar.ts [--runs N] [--baseline OTHER/dist/tandem.js]
+ *
+ * --baseline: another build of the `tandem` command, started alternately with this one in the
+ * same run, so that both see the same machine.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { BridgeEditor, realClientIn, Sandbox, TANDEM, type RealClient } from '@tandem/testkit';
+import { percentile, row } from './report.js';
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '30' }, baseline: { type: 'string' } },
+});
+const runs = Number(values.runs);
+const builds: Record<string, string> = { current: TANDEM };
+if (values.baseline) builds.baseline = values.baseline;
+
+const MiB = 2 ** 20;
+/** How long a process sits idle before its memory is read. */
+const SETTLE_MS = 1500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+const median = (samples: number[]) => percentile(samples, 50);
+
+/** A sidecar started as an editor starts it, and its spawn → `initialize` reply time. */
+async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJS.ProcessEnv = {}) {
+  const started = performance.now();
+  const editor = new BridgeEditor(
+    {
+      ...process.env,
+      TMPDIR: sandbox.tmpDir,
+      QWEN_HOME: sandbox.qwenHome,
+      HOME: sandbox.home,
+      ...env,
+    },
+    tandem,
+  );
+  const reply = await editor.request('initialize', {
+    protocol: { min: '1.2', max: '1.2' },
+    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
+    workspaceFolders: [sandbox.workspace],
+  });
+  if (reply.error) throw new Error(reply.error.message);
+  return { editor, ms: performance.now() - started };
+}
+
+async function stopSidecar(editor: BridgeEditor): Promise<void> {
+  await editor.request('shutdown');
+  await editor.exited;
+}
+
+/** A bare `node` sitting idle: the floor under any sidecar written for Node. */
+async function bareNode(): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)']);
+    await sleep(SETTLE_MS);
+    samples.push(await rssMb(child.pid!));
+    child.kill();
+  }
+  return median(samples);
+}
+
+/** Spawn → `initialize` reply, then the memory idle after it; the builds take turns. */
+async function startAndIdle(): Promise<Record<string, { start: number[]; idle: number[] }>> {
+  const results = Object.fromEntries(
+    Object.keys(builds).map((name) => [name, { start: [] as number[], idle: [] as number[] }]),
+  );
+  for (let i = 0; i < runs; i++) {
+    for (const [name, tandem] of Object.entries(builds)) {
+      const sandbox = new Sandbox();
+      const { editor, ms } = await startSidecar(sandbox, tandem);
+      await sleep(SETTLE_MS);
+      results[name]!.start.push(ms);
+      results[name]!.idle.push(await rssMb(editor.process.pid!));
+      await stopSidecar(editor);
+      await sandbox.remove();
+    }
+  }
+  return results;
+}
+
+/** Ten editor windows, each with its sidecar: their memory together. */
+async function tenWindows(): Promise<number> {
+  const windows = await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      const sandbox = new Sandbox();
+      return { sandbox, ...(await startSidecar(sandbox)) };
+    }),
+  );
+  await sleep(SETTLE_MS);
+  let total = 0;
+  for (const { editor } of windows) total += await rssMb(editor.process.pid!);
+  for (const { editor, sandbox } of windows) {
+    await stopSidecar(editor);
+    await sandbox.remove();
+  }
+  return total;
+}
+
+/** The heap a sidecar started with the heap probe still uses once its garbage is collected. */
+async function heapInUseMb(editor: BridgeEditor): Promise<number> {
+  const seen = editor.stderr.length;
+  editor.process.kill('SIGUSR2');
+  for (;;) {
+    const line = editor.stderr.slice(seen).find((text) => text.startsWith('heap-probe: '));
+    if (line) return Number(line.slice('heap-probe: '.length)) / MiB;
+    await sleep(20);
+  }
+}
+
+/** A sidecar whose editor accepts every diff as proposed, with a real Gemini client connected. */
+async function withAcceptingEditor<T>(
+  work: (editor: BridgeEditor, client: RealClient, sandbox: Sandbox) => Promise<T>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<T> {
+  const sandbox = new Sandbox();
+  const { editor } = await startSidecar(sandbox, TANDEM, env);
+  editor.handle('diff/open', (params) => {
+    const { id, newContent } = params as { id: string; newContent: string };
+    setImmediate(() => void editor.request('diff/accepted', { id, content: newContent }));
+    return {};
+  });
+  const client = await realClientIn(sandbox, 'gemini');
+  try {
+    if ((await client.connect()).status !== 'connected') throw new Error('Gemini did not connect');
+    return await work(editor, client, sandbox);
+  } finally {
+    await client.kill();
+    await stopSidecar(editor);
+    await sandbox.remove();
+  }
+}
+
+/** Diffs one after the other, each accepted; the editor's copy of the messages is dropped. */
+async function diffs(
+  editor: BridgeEditor,
+  client: RealClient,
+  sandbox: Sandbox,
+  count: number,
+  size: number,
+) {
+  const file = join(sandbox.workspace, 'proposal.txt');
+  await writeFile(file, 'before\n');
+  for (let i = 0; i < count; i++) {
+    const content = `${i}\n`.padEnd(size, 'x');
+    const { result } = client.openDiff(file, content, 60_000);
+    if ((await result).status !== 'accepted') throw new Error(`diff ${i} was not accepted`);
+    editor.received.length = 0;
+  }
+}
+
+/** After ten 1 MiB diffs: the memory at once, and each second of ten idle ones. */
+async function bigDiffs(): Promise<{ before: number; after: number[] }> {
+  return withAcceptingEditor(async (editor, client, sandbox) => {
+    const pid = editor.process.pid!;
+    await sleep(SETTLE_MS);
+    const before = await rssMb(pid);
+    await diffs(editor, client, sandbox, 10, MiB);
+    const after = [await rssMb(pid)];
+    for (let second = 1; second <= 10; second++) {
+      await sleep(1000);
+      after.push(await rssMb(pid));
+    }
+    return { before, after };
+  });
+}
+
+/**
+ * The heap in use after a warm-up, after 1,000 more diffs, after 1,000 connect/disconnect cycles
+ * of the real client, each read once the sessions that left are ended (5 s) and the garbage is
+ * collected: growth here is memory kept, not garbage not yet collected.
+ */
+async function leaks(): Promise<{ warm: number; diffs: number; cycles: number }> {
+  const probe = fileURLToPath(new URL('heap-probe.mjs', import.meta.url));
+  const env = { NODE_OPTIONS: `--expose-gc --import ${probe}` };
+  return withAcceptingEditor(async (editor, client, sandbox) => {
+    const settled = async () => (await sleep(7000), heapInUseMb(editor));
+    await diffs(editor, client, sandbox, 100, 10 * 1024);
+    const warm = await settled();
+    await diffs(editor, client, sandbox, 1000, 10 * 1024);
+    const afterDiffs = await settled();
+    for (let i = 0; i < 1000; i++) {
+      await client.disconnect();
+      if ((await client.connect()).status !== 'connected') throw new Error(`cycle ${i} failed`);
+      editor.received.length = 0;
+    }
+    return { warm, diffs: afterDiffs, cycles: await settled() };
+  }, env);
+}
+
+const load = loadavg()[0]!;
+const bare = await bareNode();
+const turns = await startAndIdle();
+const ten = await tenWindows();
+const big = await bigDiffs();
+const leak = await leaks();
+
+const mb = (value: number) => value.toFixed(1);
+console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 16)}, load average ${load.toFixed(2)} at the start
+
+| measure (ms) | p50 | p95 | max | runs |
+|---|---|---|---|---|
+${Object.entries(turns)
+  .map(([name, { start }]) => row(`spawn → \`initialize\` reply, ${name}`, start))
+  .join('\n')}
+
+| resident memory (MB) | |
+|---|---|
+| bare \`node\`, idle (median of 5) | ${mb(bare)} |
+${Object.entries(turns)
+  .map(
+    ([name, { idle }]) =>
+      `| \`tandem bridge\` idle after \`initialize\`, ${name} (median) | ${mb(median(idle))} |`,
+  )
+  .join('\n')}
+| ten sidecars, together | ${mb(ten)} |
+| before ten 1 MiB diffs | ${mb(big.before)} |
+| right after them | ${mb(big.after[0]!)} |
+| after 1 … 10 idle seconds | ${big.after.slice(1).map(mb).join(', ')} |
+
+
+| heap in use once garbage is collected (MB) | |
+|---|---|
+| after 100 diffs of 10 KiB (warm) | ${mb(leak.warm)} |
+| after 1,000 more | ${mb(leak.diffs)} |
+| after 1,000 connect/disconnect cycles of the real client | ${mb(leak.cycles)} |`);
