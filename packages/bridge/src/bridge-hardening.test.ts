@@ -324,34 +324,44 @@ describe('tandem bridge under a small descriptor limit', () => {
   });
 });
 
-describe('tandem bridge and the diffs the engine accepts', () => {
-  let sandbox: Sandbox;
-  let editor: BridgeEditor;
-  let gemini: RealClient;
-  const opened = new Map<string, Record<string, unknown>>();
-
+/**
+ * A bridge whose editor records the diffs it is asked to show, and a real Gemini client
+ * connected to it, for the tests of one block.
+ */
+function bridgeWithGemini() {
+  const scene = { opened: new Map<string, Record<string, unknown>>() } as {
+    sandbox: Sandbox;
+    editor: BridgeEditor;
+    gemini: RealClient;
+    opened: Map<string, Record<string, unknown>>;
+  };
   before(async () => {
-    sandbox = new Sandbox();
-    editor = new BridgeEditor(sandbox.env());
-    editor.handle('diff/open', (params) => {
-      opened.set(params.filePath as string, params);
+    scene.sandbox = new Sandbox();
+    scene.editor = new BridgeEditor(scene.sandbox.env());
+    scene.editor.handle('diff/open', (params) => {
+      scene.opened.set(params.filePath as string, params);
       return {};
     });
-    await initialize(editor, sandbox);
-    gemini = await realClientIn(sandbox, 'gemini');
-    assert.equal((await gemini.connect()).status, 'connected');
+    await initialize(scene.editor, scene.sandbox);
+    scene.gemini = await realClientIn(scene.sandbox, 'gemini');
+    assert.equal((await scene.gemini.connect()).status, 'connected');
   });
-
   after(async () => {
-    await Promise.all([gemini?.kill(), editor?.kill()]);
-    await sandbox.remove();
+    await Promise.all([scene.gemini?.kill(), scene.editor?.kill()]);
+    scene.sandbox?.remove();
   });
+  return scene;
+}
+
+describe('tandem bridge and the diffs the engine accepts', () => {
+  const scene = bridgeWithGemini();
+  const { opened } = scene;
 
   it('what the engine accepts can be accepted back: 8 MiB of control characters, 48 MiB escaped', async () => {
-    const file = join(sandbox.workspace, 'controls.txt');
+    const file = join(scene.sandbox.workspace, 'controls.txt');
     await writeFile(file, 'old\n');
     const proposal = '\u0001'.repeat(8 * 1024 * 1024);
-    const handle = gemini.openDiff(file, proposal, 120_000);
+    const handle = scene.gemini.openDiff(file, proposal, 120_000);
     await handle.opened;
     const { id } = await waitFor('the diff in the editor', () => opened.get(file));
     const line = JSON.stringify({
@@ -361,8 +371,11 @@ describe('tandem bridge and the diffs the engine accepts', () => {
       params: { id, content: proposal },
     });
     assert.ok(line.length > 48 * 1024 * 1024);
-    editor.sendLine(line);
-    const reply = await editor.waitFor((m) => m.id === 'big', 'the reply to the large accept');
+    scene.editor.sendLine(line);
+    const reply = await scene.editor.waitFor(
+      (m) => m.id === 'big',
+      'the reply to the large accept',
+    );
     assert.deepEqual(reply.result, {});
     const result = await handle.result;
     assert.equal(result.status, 'accepted');
@@ -370,19 +383,49 @@ describe('tandem bridge and the diffs the engine accepts', () => {
   });
 
   it('a terminal approval waits for an editor slower than 15 s, and the CLI gets its edits', async () => {
-    const file = join(sandbox.workspace, 'slow.txt');
+    const file = join(scene.sandbox.workspace, 'slow.txt');
     await writeFile(file, 'old\n');
-    editor.handle('diff/close', async () => {
+    scene.editor.handle('diff/close', async () => {
       // An editor busy elsewhere (a prompt, a long command) answers late, but answers.
       await sleep(16_000);
       return { content: 'edited in the editor\n' };
     });
-    const handle = gemini.openDiff(file, 'proposed\n', 120_000);
+    const handle = scene.gemini.openDiff(file, 'proposed\n', 120_000);
     await handle.opened;
     await waitFor('the diff in the editor', () => opened.get(file));
-    await gemini.resolveDiffFromCli(file, 'accepted', 120_000);
+    await scene.gemini.resolveDiffFromCli(file, 'accepted', 120_000);
     const result = await handle.result;
     assert.equal(result.status, 'accepted');
     assert.equal(result.content, 'edited in the editor\n');
+  });
+});
+
+describe('tandem bridge and the file of a diff', () => {
+  const scene = bridgeWithGemini();
+
+  it('the old file is read bounded: devices and what /proc makes up are refused, memory stays small', async () => {
+    for (const [path, reason] of [
+      ['/dev/zero', /is a device/],
+      ['/dev/urandom', /is a device/],
+      ['/proc/self/environ', /not a file on disk/],
+    ] as const) {
+      await assert.rejects(scene.gemini.openDiff(path, 'text\n', 5_000).opened, reason, path);
+    }
+    assert.ok((await peakMemory(scene.editor.process.pid!)) < 200 * 1024 * 1024);
+    assert.equal(scene.opened.size, 0);
+  });
+
+  it('openDiff on a FIFO is refused at once; five pin nothing: the next diff opens, stdin EOF ends the sidecar', async () => {
+    for (let n = 0; n < 5; n++) {
+      const fifo = join(scene.sandbox.workspace, `fifo-${n}`);
+      execFileSync('mkfifo', [fifo]);
+      await assert.rejects(scene.gemini.openDiff(fifo, 'text\n', 5_000).opened, /is a FIFO/);
+    }
+    const file = join(scene.sandbox.workspace, 'after.txt');
+    await writeFile(file, 'old\n');
+    await scene.gemini.openDiff(file, 'new\n', 5_000).opened;
+    assert.deepEqual([...scene.opened.keys()], [file]);
+    scene.editor.process.stdin.end();
+    assert.equal(await scene.editor.exited, 0);
   });
 });

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import {
   emptyAcceptRefusal,
@@ -11,6 +10,7 @@ import {
 import type { ConnectedClient, DiffAnswer, EditorPort } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { DiffRegistry, type OpenDiff } from './diff-registry.js';
+import { readOldFile } from './old-file.js';
 import { fileStamp, watchForWrite, type FileStamp } from './write-watch.js';
 
 /** What a CLI session is told, later, about a diff it opened. */
@@ -49,16 +49,11 @@ export class DiffCoordinator {
   ): Promise<{ ok: true } | Refusal> {
     if (this.closed) return refusal('The editor is shutting down.');
     if (!isAbsolute(filePath)) return refusal(`filePath must be absolute: ${filePath}`);
-    let oldContent: string | null;
     // Before the read: a change in between shows as a change later, not as none.
     const openedStamp = await fileStamp(filePath);
-    try {
-      oldContent = await readFile(filePath, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') return refusal(`Cannot diff ${filePath}: ${describeFsError(code)}`);
-      oldContent = null;
-    }
+    const old = await readOldFile(filePath);
+    if (old.status === 'refused') return refusal(`Cannot diff ${filePath}: it ${old.reason}.`);
+    const oldContent = old.status === 'text' ? old.text : null;
     const replaced = this.diffs.find(client.sessionId, filePath);
     if (replaced) {
       // The client has already dropped its wait on the old diff: close its view silently.
@@ -202,16 +197,4 @@ function refusal(reason: string): Refusal {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function describeFsError(code: string | undefined): string {
-  switch (code) {
-    case 'EISDIR':
-      return 'it is a directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return code ?? 'unreadable';
-  }
 }

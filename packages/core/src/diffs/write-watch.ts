@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FileAfterAnswer } from '../clients/diff-rules.js';
+import { readOldFile } from './old-file.js';
 
 /**
  * What a file looks like on disk without reading it: any write, a rename over it, its creation or
@@ -49,7 +50,8 @@ export async function watchForWrite(
     if (stamp !== seen) {
       seen = stamp;
       // A write in progress reads short; its end moves the stamp again (size, mtime).
-      content = stamp === null ? null : await readFile(path, 'utf8').catch(() => null);
+      const read = stamp === null ? null : await readOldFile(path);
+      content = read?.status === 'text' ? read.text : null;
       if (content !== null && awaited(content)) return { changed: true, content };
     }
     if (Date.now() >= deadline) {

@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
+import { readRegularFile } from '../files/regular-file.js';
 
 /** A discovery file is a few hundred bytes: anything much larger is not one. */
 export const MAX_DISCOVERY_FILE_BYTES = 64 * 1024;
@@ -61,32 +61,14 @@ export async function prepareFolder(dir: string): Promise<string | undefined> {
 
 /**
  * The text of a regular file of this user of at most `maxBytes`, or `undefined` for anything
- * else. A FIFO, a device or a link is never opened for reading (a FIFO would block the read
- * forever, `/dev/zero` never ends): `lstat` first, then an open that neither follows a link
- * nor waits, checked again on the open file in case the name was swapped in between.
+ * else: a FIFO, a device or a link is never opened for reading.
  */
 export async function readSmallRegularFile(
   path: string,
   maxBytes = MAX_DISCOVERY_FILE_BYTES,
 ): Promise<string | undefined> {
-  const uid = process.getuid?.();
-  const isSmallFile = (info: { isFile(): boolean; size: number; uid: number }) =>
-    info.isFile() && info.size <= maxBytes && (uid === undefined || info.uid === uid);
-  try {
-    if (!isSmallFile(await lstat(path))) return undefined;
-    const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
-    const handle = await open(path, flags);
-    try {
-      if (!isSmallFile(await handle.stat())) return undefined;
-      const buffer = Buffer.alloc(maxBytes + 1);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      return bytesRead > maxBytes ? undefined : buffer.toString('utf8', 0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
+  const read = await readRegularFile(path, { maxBytes, ownerUid: process.getuid?.() });
+  return read.status === 'text' ? read.text : undefined;
 }
 
 /** `/`, `/a`, `/a/b` for `/a/b`. */
