@@ -5,6 +5,7 @@ import { ReviewAccess, SECRET_HEADER, TOKEN_HEADER } from './review-access.js';
 import { PageFiles } from './page-files.js';
 import type { ReviewEvent, ReviewSnapshot } from './review-protocol.js';
 import type { ReviewQueue } from './review-queue.js';
+import { escapeHtml } from './html-text.js';
 
 export interface ReviewServerOptions {
   queue: ReviewQueue;
@@ -309,7 +310,3 @@ const headings: Record<number, string> = {
   404: 'Not found',
   500: 'Something went wrong',
 };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}

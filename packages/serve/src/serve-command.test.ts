@@ -7,17 +7,19 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  statSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type CommandIO } from '@tandem/command';
-import { Sandbox, waitFor } from '@tandem/testkit';
+import { chromiumMissing, launchChromium, Sandbox, waitFor } from '@tandem/testkit';
 import { serveCommand } from './serve-command.js';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
 import { listenOnLoopback } from '@tandem/core';
@@ -169,12 +171,35 @@ describe('tandem serve: the process', () => {
     assert.match(second.stderr, /cannot serve the review page: .*EADDRINUSE/);
   });
 
-  test('--open hands the URL to the opener', async () => {
+  test('--open never puts the secret on a command line: the opener gets an owner-only file that forwards to the URL', async (t) => {
     const opened = join(scratch, 'opened.txt');
-    writeOpener(`#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    writeOpener(
+      `#!/bin/sh\nprintf '%s\\n' "$0" "$@" > '${opened}.part' && mv '${opened}.part' '${opened}'\n`,
+    );
     serve = await startServe(['--open'], { cwd: workspace, env: withOpener() });
-    await eventually(() => existsSync(opened) && readFileSync(opened, 'utf8') !== '');
-    assert.equal(readFileSync(opened, 'utf8'), serve.url);
+    await eventually(() => existsSync(opened));
+    const argv = readFileSync(opened, 'utf8');
+    const secret = new URL(serve.url).hash.slice(1);
+    assert.ok(!argv.includes(secret), argv);
+    const target = argv.trim().split('\n').at(-1)!;
+    assert.match(target, /^file:\/\//);
+    const page = fileURLToPath(target);
+    assert.equal(statSync(page).mode & 0o777, 0o600);
+    assert.equal(statSync(dirname(page)).mode & 0o777, 0o700);
+    if (chromiumMissing()) return t.skip('Chromium is not installed');
+    // A real browser follows the file to the page, which trades the secret; the file then goes.
+    const browser = await launchChromium(join(scratch, 'profile'));
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(target);
+      await waitFor('the page to be opened', () =>
+        /The review page was opened/.test(serve!.stdout()) ? true : undefined,
+      );
+      assert.equal(new URL(tab.url()).origin, new URL(serve.url).origin);
+      await waitFor('the forwarding file to go', () => (existsSync(page) ? undefined : true));
+    } finally {
+      await browser.close();
+    }
   });
 
   test('an opener that fails is a warning, not an error', async () => {

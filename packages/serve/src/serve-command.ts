@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -21,6 +20,7 @@ import {
   withUsage,
   type CommandIO,
 } from '@tandem/command';
+import { openInBrowser, type OpenedPage } from './browser-opener.js';
 import { ReviewQueue } from './review-queue.js';
 import { ReviewServer } from './review-server.js';
 
@@ -79,15 +79,18 @@ async function serveUntilStopped(
 ): Promise<number> {
   const queue = new ReviewQueue(log);
   let server: ReviewServer;
+  let opened: OpenedPage | undefined;
   try {
     server = await ReviewServer.start({
       queue,
       pageDir,
       workspaceFolders: [options.folder],
       port: options.port,
-      // A spent URL (seen in `ps` when --open ran the browser, or in a history) opens nothing.
-      secretUsed: (nextUrl) =>
-        io.stdout.write(`The review page was opened. For another browser: ${nextUrl}\n`),
+      // A spent URL (seen in a history) opens nothing; the file --open forwarded it with goes.
+      secretUsed: (nextUrl) => {
+        void opened?.remove();
+        io.stdout.write(`The review page was opened. For another browser: ${nextUrl}\n`);
+      },
       log,
     });
   } catch (error) {
@@ -138,10 +141,16 @@ async function serveUntilStopped(
       `Press Ctrl+C to stop; diffs still pending are rejected.\n` +
       warningsText(engine.warnings()),
   );
-  if (options.open) openInBrowser(server.url, io.env, log);
+  if (options.open) {
+    opened = await openInBrowser(server.url, io.env, log).catch((error: unknown) => {
+      log.warn(`could not open a browser (${describe(error)}); open the URL yourself`);
+      return undefined;
+    });
+  }
 
   const reason = await host.stopRequested;
   log.info(`${reason}: stopping`);
+  await opened?.remove();
   // The engine first: it rejects what is pending while the page can still show it go.
   queue.stopped();
   await engine.stop();
@@ -175,24 +184,6 @@ function findPageDir(): string | undefined {
     ? beside
     : join(dirname(createRequire(import.meta.url).resolve('@tandem/web/package.json')), 'dist');
   return existsSync(join(dir, 'index.html')) ? dir : undefined;
-}
-
-/** Opening a browser is a convenience: when it fails, the printed URL still works. */
-function openInBrowser(url: string, env: NodeJS.ProcessEnv, log: Logger): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', url]]
-        : ['xdg-open', [url]];
-  const warn = (why: string) =>
-    log.warn(`could not open a browser (${command} ${why}); open the URL yourself`);
-  const child = spawn(command, args, { env, stdio: 'ignore', detached: true });
-  child.on('error', (error) => warn(describe(error)));
-  child.on('exit', (code) => {
-    if (code !== 0 && code !== null) warn(`exited with status ${code}`);
-  });
-  child.unref();
 }
 
 /** The engine's warnings, for the start-up message. */
