@@ -26,6 +26,18 @@ describe('discovery rules', () => {
     assert.equal(discoveryLocations({ HOME: '/h' }, '/work').tmpDir, '/tmp');
   });
 
+  it('resolve QWEN_HOME written ~\\q8 as Qwen Code 0.24 does: in the home, either slash a separator', () => {
+    const qwenHome = (value: string) =>
+      discoveryLocations({ HOME: '/home/ada', QWEN_HOME: value }, '/work').qwenHome;
+    assert.equal(qwenHome('~\\q8'), '/home/ada/q8');
+    assert.equal(qwenHome('~/a\\b//c'), '/home/ada/a/b/c');
+    assert.equal(qwenHome('~'), '/home/ada');
+    assert.equal(qwenHome('~/'), '/home/ada');
+    assert.equal(qwenHome('~ada/q'), '/work/~ada/q');
+    assert.equal(qwenHome('a\\b'), '/work/a\\b');
+    assert.equal(qwenHome('/abs/q'), '/abs/q');
+  });
+
   it('name every kind of file so that its own pattern reads the numbers back', () => {
     const at = discoveryLocations({ HOME: '/h', TMPDIR: '/t' }, '/w');
     for (const kind of Object.keys(DISCOVERY_KINDS) as DiscoveryKind[]) {

@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { containerTerminalVariables, type ContainerFacts } from './container-rules.js';
 
 /**
@@ -15,7 +15,7 @@ export interface DiscoveryLocations {
   tmpDir: string;
   /** Gemini CLI's discovery files (and Qwen Code 0.1's): `<tmpDir>/gemini/ide`. */
   geminiIdeDir: string;
-  /** `$QWEN_HOME` (a leading `~` expanded, relative to the working directory), else `~/.qwen`. */
+  /** `$QWEN_HOME` (`~`, `~/` or `~\` in the home, else from the working directory), else `~/.qwen`. */
   qwenHome: string;
   /** Qwen Code's lock files: `<qwenHome>/ide`. */
   qwenIdeDir: string;
@@ -48,10 +48,15 @@ function nodeTmpDir(env: NodeJS.ProcessEnv): string {
   return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
 }
 
+/**
+ * Qwen Code (0.24): `~`, `~/…` and `~\…` lie in the home, the rest split on either slash;
+ * any other value is resolved from the working directory, backslashes kept.
+ */
 function expandQwenHome(value: string, home: string, cwd: string): string {
-  let dir = value;
-  if (dir === '~' || dir.startsWith('~/')) dir = join(home, dir.slice(2));
-  return isAbsolute(dir) ? dir : resolve(cwd, dir);
+  if (value === '~' || value.startsWith('~/') || value.startsWith('~\\')) {
+    return join(home, ...value.slice(2).split(/[/\\]+/));
+  }
+  return resolve(cwd, value);
 }
 
 /**
