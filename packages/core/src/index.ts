@@ -57,6 +57,7 @@ export {
   DISCOVERY_KINDS,
   geminiIdePidFromEnv,
   idePidAboveShell,
+  mayPointTo,
   terminalVariables,
   TERMINAL_SHELLS,
   type DiscoveryData,

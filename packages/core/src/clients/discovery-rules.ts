@@ -125,6 +125,16 @@ export const DISCOVERY_KINDS: Record<DiscoveryKind, KindRule> = {
   },
 };
 
+/**
+ * Whether a CLI may be pointed at a discovery file (`tandem env`'s exports, the companion
+ * `tandem check` judges): only at one of the user's own. Anyone can write into a shared folder
+ * such as `/tmp/gemini/ide`; Gemini CLI reads no other user's file, and Qwen Code, which reads
+ * any, must not be led to one.
+ */
+export function mayPointTo(file: { ownedByUser: boolean }): boolean {
+  return file.ownedByUser;
+}
+
 /** Where a discovery file of `kind` with these numbers lives. */
 export function discoveryFilePath(
   locations: DiscoveryLocations,

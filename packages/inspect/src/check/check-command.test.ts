@@ -1,11 +1,15 @@
 /** `tandem check`'s command line: usage errors, `--port`, and the JSON report's shape. */
 import assert from 'node:assert/strict';
+import { chownSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Sandbox } from '@tandem/testkit';
+import { needsRoot, Sandbox } from '@tandem/testkit';
 import { BrokenCompanion } from './broken-companion.fixture.js';
 import { assertUsage } from '../command-usage.fixture.js';
 import { runCheck } from './check-run.fixture.js';
+
+const NOBODY = 65534;
 
 describe('tandem check, the command', () => {
   let sandbox: Sandbox;
@@ -75,6 +79,34 @@ describe('tandem check, the command', () => {
       result.stdout,
       /✗ initialize with the client's own protocol version \[Qwen Code\]/,
     );
+  });
+
+  it("another user's companion is never chosen: its Qwen lock is reported, not judged", async (t) => {
+    if (!needsRoot(t)) return;
+    const ide = join(sandbox.qwenHome, 'ide');
+    mkdirSync(ide, { recursive: true });
+    const lock = join(ide, `${companion.port}.lock`);
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        port: companion.port,
+        workspacePath: sandbox.workspace,
+        authToken: companion.token,
+        ppid: process.pid,
+        ideInfo: { name: 'vscode', displayName: 'VS Code' },
+      }),
+    );
+    chownSync(lock, NOBODY, NOBODY);
+    try {
+      const result = await run(['--cli', 'qwen', '--json']);
+      assert.deepEqual(result.report!.targets, []);
+      const lockOwner = result.report!.sections[0]!.checks.find(
+        (c) => c.id === 'discovery.lock-owner',
+      );
+      assert.equal(lockOwner?.status, 'fail');
+    } finally {
+      rmSync(lock);
+    }
   });
 
   it('with no companion for the folder, says so for each CLI', async () => {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { DISCOVERY_KINDS, isProcessAlive } from '@tandem/core';
+import { DISCOVERY_KINDS, isProcessAlive, mayPointTo } from '@tandem/core';
 import { diagnose } from '../doctor/diagnosis.js';
 import { CLIENT_NAMES, type ClientKind } from '../doctor/prediction.js';
 import {
@@ -122,8 +122,9 @@ export async function checkDiscovery(
       examined.add(chosen.path);
       checks.push(...(await fileChecks(chosen, kind)));
     }
-    if (port === undefined) continue;
-    const companionFiles = files.filter((file) => fieldsOf(file).port === port);
+    // Another user's file is reported above and never judged as the user's companion.
+    if (port === undefined || (chosen && !mayPointTo(chosen))) continue;
+    const companionFiles = files.filter((file) => fieldsOf(file).port === port && mayPointTo(file));
     const token =
       (chosen && fieldsOf(chosen).authToken) ??
       (kind === 'gemini' ? env.GEMINI_CLI_IDE_AUTH_TOKEN : undefined);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { basename, join } from 'node:path';
+import { chownSync } from 'node:fs';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { containerFacts } from '@tandem/core';
-import { evaluate, startRealClient, type ClientKind } from '@tandem/testkit';
+import { evaluate, needsRoot, startRealClient, type ClientKind } from '@tandem/testkit';
 import { closedPort, deadPid, sceneForEachTest } from '../scan/test-scene.fixture.js';
 import { envCommand } from './env-command.js';
 import { assertUsage } from '../command-usage.fixture.js';
@@ -16,6 +17,8 @@ const NAMES = [
 ];
 
 const scene = sceneForEachTest();
+const NOBODY = 65534;
+const NEOVIM_INFO = { name: 'neovim', displayName: 'Neovim' };
 
 function tandemEnv(cwd: string, argv: string[] = [], extra: NodeJS.ProcessEnv = {}) {
   return scene().run(envCommand, cwd, argv, { SHELL: '/bin/bash', ...extra });
@@ -126,6 +129,22 @@ describe('tandem env', () => {
     assert.equal(status, 1);
     assert.match(stderr, /No editor companion is running/);
     assert.match(stderr, /1 stale discovery file set ignored/);
+  });
+
+  test("another user's companion is never chosen, even when its file names every folder", async (t) => {
+    if (!needsRoot(t)) return;
+    const ws = scene().folder('ws');
+    const theirs = await scene().startEngine([ws], { hidden: true });
+    // Another user created the shared folder first, and planted a file whose workspacePath has
+    // an empty entry: Gemini CLI reads that entry as its own folder.
+    const fields = { ...scene().fieldsFor(theirs, `${delimiter}/elsewhere`), ideInfo: NEOVIM_INFO };
+    const planted = scene().writeFileFor('gemini', fields);
+    for (const path of [dirname(planted), planted]) chownSync(path, NOBODY, NOBODY);
+    const { status, stdout, stderr } = await tandemEnv(ws);
+    assert.equal(status, 1, stdout);
+    assert.equal(stdout, '');
+    assert.match(stderr, /No editor companion is running/);
+    assert.match(stderr, /1 discovery file of another user ignored/);
   });
 
   test("a companion with only Gemini CLI's file: the Qwen variables are unset", async () => {

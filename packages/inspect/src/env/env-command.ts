@@ -1,7 +1,12 @@
 import { type CommandIO, folderCommand, portNumber, UsageError } from '@tandem/command';
 import { checkFiles, groupByPort, Prober, type Companion } from '../scan/companions.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
-import { containerFacts, containerTerminalVariables, discoveryLocations } from '@tandem/core';
+import {
+  containerFacts,
+  containerTerminalVariables,
+  discoveryLocations,
+  mayPointTo,
+} from '@tandem/core';
 import { editorsFor, variablesFor, type EditorMatch } from './editor-choice.js';
 import { renderExports, shellFromEnv, SHELLS, type Shell } from './shell-exports.js';
 
@@ -51,7 +56,9 @@ async function exportsFor(
   io: CommandIO,
 ): Promise<number> {
   const locations = discoveryLocations(io.env, dir);
-  const files = await checkFiles(await scanDiscoveryFiles(locations), new Prober());
+  const scanned = await scanDiscoveryFiles(locations);
+  const files = await checkFiles(scanned.filter(mayPointTo), new Prober());
+  const foreign = scanned.length - files.length;
   const companions = groupByPort(files);
   const editors = editorsFor(companions, dir);
   const fail = (message: string) => {
@@ -65,7 +72,7 @@ async function exportsFor(
     if (!chosen) return fail(portProblem(companions, port, dir));
   } else {
     chosen = editors[0];
-    if (!chosen) return fail(noEditorProblem(companions, dir));
+    if (!chosen) return fail(noEditorProblem(companions, dir, foreign));
     if (editors.length > 1) io.stderr.write(severalEditors(editors));
   }
   // This terminal runs where the editor's companion listens, so Gemini CLI must dial 127.0.0.1.
@@ -92,7 +99,7 @@ function severalEditors(editors: EditorMatch[]): string {
   return `tandem env: ${editors.length} editors have this folder open; using the first (choose with --port):\n${lines.join('\n')}\n`;
 }
 
-function noEditorProblem(companions: Companion[], dir: string): string {
+function noEditorProblem(companions: Companion[], dir: string, foreign: number): string {
   const live = companions.filter((companion) => companion.live);
   const stale = companions.length - live.length;
   const lines = [`no running editor has ${dir} open.`];
@@ -110,6 +117,10 @@ function noEditorProblem(companions: Companion[], dir: string): string {
   if (stale > 0)
     lines.push(
       `(${stale} stale discovery file set${stale > 1 ? 's' : ''} ignored; see tandem doctor.)`,
+    );
+  if (foreign > 0)
+    lines.push(
+      `(${foreign} discovery file${foreign > 1 ? 's' : ''} of another user ignored; see tandem doctor.)`,
     );
   return lines.join('\n');
 }
