@@ -1,8 +1,24 @@
-import { stderrLogger } from '@tandem/core';
-import { ProcessHost, type CommandIO, parseCommandArgs, withUsage } from '@tandem/command';
+import { realpath } from 'node:fs/promises';
+import { stderrLogger, tandemCommandFor } from '@tandem/core';
+import {
+  ProcessHost,
+  type CommandIO,
+  parseCommandArgs,
+  UsageError,
+  withUsage,
+} from '@tandem/command';
+import {
+  checkedLanguages,
+  helixConfig,
+  helixLanguages,
+  helixRunner,
+  type HelixRunner,
+  type ServerCommand,
+} from './helix-config.js';
 import { LspServer } from './lsp-server.js';
 
 export const lspUsage = `Usage: tandem lsp
+       tandem lsp --config helix [LANGUAGE...]
 
 Runs the language server that an editor's LSP client starts, one per editor window (Helix,
 Sublime Text, Zed, JetBrains IDEs with LSP4IJ, Kakoune, Neovim, Emacs eglot, ...). It speaks
@@ -12,6 +28,11 @@ Gemini CLI and Qwen Code started in the editor's workspace connect to it: they s
 files, the cursor and the selection, and each edit they propose opens in the editor as a
 proposal file. Save it to accept (with your edits), close it unsaved to reject.
 
+--config helix prints the languages.toml entries that add Tandem to Helix's languages (all of
+them, or those named), each keeping the language servers Helix has for it (read from
+\`hx --health\`), plus a "text" language for .txt files. Helix 25 has no server for every
+language, so each language needs its entry.
+
 It exits, rejecting open diffs and removing its files, on \`shutdown\` and \`exit\`, when stdin
 closes, when the editor's process dies, and on SIGINT, SIGTERM or SIGHUP.
 
@@ -20,9 +41,60 @@ Exit status: 0 after a clean stop, 1 after a fatal error or an \`exit\` without 
 
 export function lspCommand(argv: string[], io: CommandIO): Promise<number> {
   return withUsage('lsp', lspUsage, io, async () => {
-    parseCommandArgs(argv, {});
-    return runServer(io);
+    const { values, positionals } = parseCommandArgs(argv, { config: { type: 'string' } }, true);
+    if (values.config === undefined) {
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+      return runServer(io);
+    }
+    if (values.config !== 'helix') {
+      throw new UsageError(`--config knows helix, not ${JSON.stringify(values.config)}`);
+    }
+    return printHelixConfig(positionals, io);
   });
+}
+
+async function printHelixConfig(only: string[], io: CommandIO): Promise<number> {
+  const server = await serverCommand(io.env);
+  try {
+    const run = await helixProgram(io.env);
+    const { kept, lost } = await checkedLanguages(run, await helixLanguages(run, only), server);
+    if (lost.length > 0) {
+      const names = lost.map(({ name }) => name).join(', ');
+      io.stderr.write(`tandem lsp: left out ${names}: see the comment at the top\n`);
+    }
+    io.stdout.write(helixConfig(kept, server, lost));
+    return 0;
+  } catch (error) {
+    io.stderr.write(
+      `tandem lsp: cannot ask Helix for its languages (\`hx --health\`): ${describe(error)}\n`,
+    );
+    return 1;
+  }
+}
+
+/** Helix as \`hx\`, or as \`helix\` (its name on some systems). */
+async function helixProgram(env: NodeJS.ProcessEnv): Promise<HelixRunner> {
+  const hx = helixRunner('hx', env);
+  try {
+    await hx(['--version']);
+    return hx;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    return helixRunner('helix', env);
+  }
+}
+
+/** How Helix starts this Tandem: \`tandem lsp\` when it is on PATH, else through Node. */
+async function serverCommand(env: NodeJS.ProcessEnv): Promise<ServerCommand> {
+  const script = process.argv[1];
+  if (!script || (await tandemCommandFor(script, env)) === 'tandem') {
+    return { command: 'tandem', args: ['lsp'] };
+  }
+  return { command: process.execPath, args: [await realpath(script), 'lsp'] };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 async function runServer(io: CommandIO): Promise<number> {
