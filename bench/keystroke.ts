@@ -1,0 +1,167 @@
+/**
+ * What each editor adapter costs per keystroke, in the real editor: the editor process's CPU time
+ * over a few hundred cursor moves and selection changes in a 20,000-line file, with Tandem running
+ * and with it stopped, in turns; the difference per key is the adapter's cost (its autocommands
+ * or hooks, the look that follows, the message to the sidecar). Keys come 80 ms apart, slower
+ * than any adapter's 50 ms gathering delay, so each one costs a whole look: the worst case.
+ * Prints a Markdown table; docs/benchmarks.md keeps the numbers. Run it alone on a quiet machine.
+ *
+ *   node --import tsx bench/keystroke.ts [--keys N]     (TANDEM_NVIM=… etc. pick the versions)
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  EmacsSession,
+  emacsSkipReason,
+  NeovimSession,
+  neovimSkipReason,
+  Sandbox,
+  VimSession,
+  vimSkipReason,
+} from '@tandem/testkit';
+
+const { values } = parseArgs({ options: { keys: { type: 'string', default: '300' } } });
+const KEYS = Number(values.keys);
+const KEY_INTERVAL_MS = 80;
+const LINES = 20_000;
+const ROUNDS = 2;
+
+type Motion = 'cursor moves' | 'selection changes';
+
+/** One real editor with Tandem in it, driven as a user drives it. */
+interface Subject {
+  name: string;
+  pid: number;
+  tandem(on: boolean): Promise<void>;
+  /** Cursor moves: the cursor at the top. Selection changes: the whole file selected. */
+  prepare(motion: Motion): Promise<void>;
+  /** One key: down for cursor moves, up (the selection shrinks by a line) for selections. */
+  press(motion: Motion): Promise<void>;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The CPU time all of a process's threads have used, in ms (`schedstat`, nanoseconds). */
+async function cpuMs(pid: number): Promise<number> {
+  let total = 0;
+  for (const task of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${task}/schedstat`, 'utf8').catch(() => '0');
+    total += Number(stat.split(' ')[0]) / 1e6;
+  }
+  return total;
+}
+
+async function neovim(sandbox: Sandbox, file: string): Promise<Subject> {
+  const session = await NeovimSession.start(sandbox, { tandem: '{}' });
+  await session.command(`edit ${file}`);
+  return {
+    name: `Neovim ${await session.lua<string>("return vim.fn.matchstr(vim.fn.execute('version'), 'NVIM v\\zs[^\\n]*')")}`,
+    pid: await session.lua<number>('return vim.fn.getpid()'),
+    tandem: async (on) => {
+      await session.lua(`require('tandem').${on ? 'start' : 'stop'}()`);
+      if (on) await session.waitForState('running');
+    },
+    prepare: (motion) => session.input(motion === 'cursor moves' ? '<Esc>gg' : '<Esc>ggVG'),
+    press: (motion) => session.input(motion === 'cursor moves' ? 'j' : 'k'),
+    close: () => session.close(),
+  };
+}
+
+async function vim(sandbox: Sandbox, file: string): Promise<Subject> {
+  const session = await VimSession.start(sandbox, { args: [file] });
+  await session.waitForState('running');
+  return {
+    name: `Vim ${await session.eval<string>("printf('%d.%d.%d', v:version / 100, v:version % 100, v:versionlong % 10000)")}`,
+    pid: await session.eval<number>('getpid()'),
+    tandem: async (on) => {
+      await session.command(on ? 'TandemStart' : 'TandemStop');
+      if (on) await session.waitForState('running');
+    },
+    prepare: async (motion) => {
+      await session.keys('Escape');
+      await session.type(motion === 'cursor moves' ? 'gg' : 'ggVG');
+    },
+    press: (motion) => session.keys(motion === 'cursor moves' ? 'j' : 'k'),
+    close: () => session.close(),
+  };
+}
+
+async function emacs(sandbox: Sandbox, file: string): Promise<Subject> {
+  const session = await EmacsSession.start(sandbox, { args: [file], tandem: true });
+  return {
+    name: `Emacs ${JSON.parse(await session.eval('emacs-version')) as string}`,
+    pid: Number(await session.eval('(emacs-pid)')),
+    tandem: async (on) => {
+      await session.eval(`(tandem-mode ${on ? 1 : -1})`);
+      if (on) await session.waitForState('running');
+    },
+    prepare: async (motion) => {
+      await session.keys('C-g');
+      await session.eval(
+        motion === 'cursor moves'
+          ? '(with-selected-window (selected-window) (deactivate-mark) (goto-char (point-min)))'
+          : '(with-selected-window (selected-window) (goto-char (point-max)) (push-mark (point-min) t t))',
+      );
+    },
+    press: (motion) => session.keys(motion === 'cursor moves' ? 'C-n' : 'C-p'),
+    close: () => session.close(),
+  };
+}
+
+/** The editor's CPU time per key, in ms, over KEYS keys. */
+async function perKey(subject: Subject, motion: Motion): Promise<number> {
+  await subject.prepare(motion);
+  await sleep(500);
+  const before = await cpuMs(subject.pid);
+  for (let i = 0; i < KEYS; i++) {
+    await subject.press(motion);
+    await sleep(KEY_INTERVAL_MS);
+  }
+  await sleep(500);
+  return ((await cpuMs(subject.pid)) - before) / KEYS;
+}
+
+const editors = [
+  { start: neovim, skip: neovimSkipReason({ sidecar: true }) },
+  { start: vim, skip: vimSkipReason({ sidecar: true }) },
+  { start: emacs, skip: emacsSkipReason({ sidecar: true }) },
+];
+const rows: string[] = [];
+for (const { start, skip } of editors) {
+  if (skip) {
+    console.error(`skipped: ${skip}`);
+    continue;
+  }
+  const sandbox = new Sandbox();
+  const file = join(sandbox.workspace, 'big.txt');
+  const lines = Array.from({ length: LINES }, (_, i) => `line ${i + 1}: the quick brown fox`);
+  await writeFile(file, `${lines.join('\n')}\n`);
+  const subject = await start(sandbox, file);
+  try {
+    for (const motion of ['cursor moves', 'selection changes'] as Motion[]) {
+      const on: number[] = [];
+      const off: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // In turns, the order swapped each round: both states see the same machine.
+        for (const state of round % 2 ? [false, true] : [true, false]) {
+          await subject.tandem(state);
+          (state ? on : off).push(await perKey(subject, motion));
+        }
+      }
+      const mean = (samples: number[]) => samples.reduce((a, b) => a + b, 0) / samples.length;
+      const cells = [mean(on), mean(off), mean(on) - mean(off)].map((ms) => ms.toFixed(3));
+      rows.push(`| ${subject.name} | ${motion} | ${cells.join(' | ')} |`);
+    }
+  } finally {
+    await subject.close();
+    await sandbox.remove();
+  }
+}
+
+console.log(`${KEYS} keys ${KEY_INTERVAL_MS} ms apart in a ${LINES.toLocaleString('en')}-line file, ${ROUNDS} rounds each way
+
+| editor | keys | CPU ms per key, Tandem running | stopped | Tandem's cost per key |
+|---|---|---|---|---|
+${rows.join('\n')}`);
