@@ -4,29 +4,34 @@ import type { CodeAction, Command, Range } from 'vscode-languageserver';
 export const COMMANDS = {
   accept: 'tandem.accept',
   reject: 'tandem.reject',
+  openReviewPage: 'tandem.openReviewPage',
   sendSelection: 'tandem.sendSelection',
 } as const;
 
 export type CommandName = (typeof COMMANDS)[keyof typeof COMMANDS];
 
 /**
- * Tandem's code actions at a place: Accept and Reject on a pending proposal; elsewhere "send
- * the selection", for clients that send no position by themselves as the cursor moves (the
- * code action request itself carries the selection).
+ * Tandem's code actions at a place: Accept, Reject and Open the review page for each pending
+ * diff there (a proposal, or the user's file of a diff on the review page alone); in the user's
+ * files "send the selection", for clients that send no position by themselves as the cursor
+ * moves (the code action request itself carries the selection).
  */
 export function codeActionsAt(
   uri: string,
   range: Range,
-  pendingProposal: { id: string; client: string } | undefined,
+  pending: { id: string; client: string }[],
+  isProposal: boolean,
 ): CodeAction[] {
-  if (pendingProposal) {
-    const { id, client } = pendingProposal;
-    return [
-      action(`Tandem: accept ${client}'s proposal`, COMMANDS.accept, [id]),
-      action(`Tandem: reject ${client}'s proposal`, COMMANDS.reject, [id]),
-    ];
-  }
-  return [action('Tandem: send the selection to the CLIs', COMMANDS.sendSelection, [uri, range])];
+  const answers = pending.flatMap(({ id, client }) => [
+    action(`Tandem: accept ${client}'s proposal`, COMMANDS.accept, [id]),
+    action(`Tandem: reject ${client}'s proposal`, COMMANDS.reject, [id]),
+    action(`Tandem: open ${client}'s proposal on the review page`, COMMANDS.openReviewPage, [id]),
+  ]);
+  if (isProposal) return answers;
+  return [
+    ...answers,
+    action('Tandem: send the selection to the CLIs', COMMANDS.sendSelection, [uri, range]),
+  ];
 }
 
 function action(title: string, command: CommandName, args: unknown[]): CodeAction {

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   LspEditor,
   realClientIn,
+  ReviewPage,
   Sandbox,
   uriOf,
   waitFor,
@@ -250,6 +251,29 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     await editor.close(second.proposalUri);
   });
 
+  test('a proposal opened on the review page too, and answered there', async () => {
+    const { diff, proposalUri } = await propose(gemini, 'one\n', 'two\n');
+    await editor.edit(proposalUri, 'two, from the editor\n');
+    const here = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const before = editor.messages.length;
+    await editor.runCodeAction(proposalUri, here, /open Gemini CLI's proposal on the review page/);
+    const url = await waitFor('the review page URL', () =>
+      editor.messages
+        .slice(before)
+        .map((message) => /(http:\/\/127\.0\.0\.1:\d+\/#\S+)/.exec(message)?.[1])
+        .find(Boolean),
+    );
+    const page = await ReviewPage.open(url);
+    const review = await page.newest();
+    assert.equal(review.proposal, 'two, from the editor\n');
+    assert.equal(await page.act(review.id, 'accept', review.proposal), 204);
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'two, from the editor\n' });
+    await waitFor('the answered mark', () =>
+      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
+    );
+    await editor.close(proposalUri);
+  });
+
   test('an emptied proposal is not accepted: the reason is shown, the diff stays open', async () => {
     const { diff, proposalUri } = await propose(gemini, 'a\n', 'b\n');
     await editor.edit(proposalUri, '');
@@ -330,15 +354,42 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     assert.deepEqual(activeFile(context)?.cursor, { line: 1, character: 7 });
   });
 
-  test('showDocument refused: the CLI is told at once, nothing is left', async () => {
-    const target = path.join(sandbox.workspace, 'refused.txt');
-    writeFileSync(target, 'a\n');
+  test('showDocument refused: the diff is on the review page, announced with its URL', async () => {
     editor.showDocumentBehaviour = 'fails';
+    const target = path.join(sandbox.workspace, 'on-page.txt');
+    writeFileSync(target, 'a\n');
     const diff = gemini.openDiff(target, 'b\n');
-    await assert.rejects(diff.opened, /showDocument/);
-    const folders = proposalFolders(sandbox);
-    assert.equal(folders.length, 1);
-    assert.deepEqual(readdirSync(path.join(sandbox.tmpDir, folders[0] as string)), []);
+    await diff.opened;
+    const announced = await waitFor('the announcement', () =>
+      editor.messages.find((message) => message.includes('on-page.txt')),
+    );
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/#\S+)/.exec(announced)?.[1];
+    assert.ok(url, announced);
+    const page = await ReviewPage.open(url);
+    const review = await page.newest();
+    assert.equal(review.filePath, target);
+    assert.equal(await page.act(review.id, 'draft', 'b, edited on the page\n'), 204);
+    // The Accept action on the user's own file takes the page's text.
+    const uri = await editor.open(target);
+    const here = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    await editor.runCodeAction(uri, here, /accept Gemini CLI's proposal/);
+    assert.deepEqual(await diff.result, {
+      status: 'accepted',
+      content: 'b, edited on the page\n',
+    });
+    assert.deepEqual(await page.reviews(), []);
+    await editor.close(uri);
+  });
+
+  test("an error from showDocument: the same, and the announcement's Reject rejects", async () => {
+    editor.showDocumentBehaviour = 'errors';
+    editor.pickAction = ({ actions }) => actions?.find((a) => a.title === 'Reject')?.title;
+    const target = path.join(sandbox.workspace, 'rejected-on-page.txt');
+    writeFileSync(target, 'a\n');
+    const diff = gemini.openDiff(target, 'b\n');
+    await diff.opened;
+    assert.deepEqual(await diff.result, { status: 'rejected' });
+    assert.ok(editor.messages.some((message) => message.includes('rejected-on-page.txt')));
   });
 });
 

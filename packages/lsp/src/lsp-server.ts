@@ -135,9 +135,9 @@ export class LspServer {
     connection.onSignatureHelp(cursorAt);
     connection.onCodeAction(({ textDocument: { uri }, range }) => {
       const actions = this.with((s) => {
-        const pending = s.proposals.pendingAt(uri);
-        if (!pending) s.feed.selected(uri, range);
-        return codeActionsAt(uri, range, pending);
+        const isProposal = s.proposals.isProposal(uri);
+        if (!isProposal) s.feed.selected(uri, range);
+        return codeActionsAt(uri, range, s.proposals.pendingAt(uri), isProposal);
       });
       return actions ?? [];
     });
@@ -163,7 +163,14 @@ export class LspServer {
       const workspaceFolders = await realFolders(workspaceFrom(params, process.cwd()));
       const documents = new OpenDocuments(encoding);
       const folder = await mkdtemp(path.join(tmpdir(), 'tandem-lsp-'));
-      const proposals = new Proposals(folder, this.editorSide(), documents, encoding, this.log);
+      const proposals = new Proposals(
+        folder,
+        this.editorSide(),
+        documents,
+        encoding,
+        workspaceFolders,
+        this.log,
+      );
       try {
         const engine = await Engine.start({
           editor,
@@ -202,18 +209,25 @@ export class LspServer {
     };
   }
 
-  private execute(session: Session, command: string, args: unknown[]): null {
+  private async execute(session: Session, command: string, args: unknown[]): Promise<null> {
     if (command === COMMANDS.sendSelection) {
       const [uri, range] = args as [string, Parameters<ContextFeed['selected']>[1]];
       session.feed.selected(uri, range);
       return null;
     }
+    const id = String(args[0]);
+    if (command === COMMANDS.openReviewPage) {
+      const url = await session.proposals.openOnPage(id);
+      this.connection.window.showInformationMessage(
+        `The review page: ${url} (the address opens one browser page)`,
+      );
+      return null;
+    }
     if (command === COMMANDS.accept || command === COMMANDS.reject) {
-      const id = String(args[0]);
       const answer =
         command === COMMANDS.accept
-          ? session.proposals.acceptById(id)
-          : session.proposals.rejectById(id);
+          ? await session.proposals.acceptById(id)
+          : await session.proposals.rejectById(id);
       if (!answer.ok) throw new ResponseError(ErrorCodes.InvalidParams, answer.message);
       return null;
     }
@@ -244,6 +258,14 @@ export class LspServer {
       ) => void connection.sendDiagnostics({ uri, diagnostics }),
       showMessage: (type: number, message: string) =>
         void connection.sendNotification('window/showMessage', { type, message }),
+      ask: async (message: string, actions: string[]) => {
+        const picked = await connection.window.showInformationMessage(
+          message,
+          ...actions.map((title) => ({ title })),
+        );
+        return picked?.title;
+      },
+      tell: (message: string) => void connection.window.showErrorMessage(message),
     };
   }
 

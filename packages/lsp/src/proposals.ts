@@ -6,26 +6,30 @@ import type {
   DiffClosing,
   DiffOutcomeNotice,
   DiffRequest,
-  EditorEvents,
   EditorPort,
   Logger,
 } from '@tandem/core';
+import type { DiffAnswers } from '@tandem/serve';
 import { DiagnosticSeverity, MessageType, type Diagnostic } from 'vscode-languageserver';
 import type { OpenDocuments } from './documents.js';
 import { filePath } from './editor-identity.js';
 import { answeredMark, pendingMarks } from './proposal-marks.js';
 import type { PositionEncoding } from './positions.js';
+import { ReviewFallback, type PageAnnouncer } from './review-fallback.js';
 
 /** What the proposals ask of the editor, through its LSP client. */
-export interface ProposalEditor {
+export interface ProposalEditor extends PageAnnouncer {
   /** Opens `uri` with the focus; false when the editor cannot (an error or `success: false`). */
   showDocument(uri: string, line: number): Promise<boolean>;
   publishDiagnostics(uri: string, diagnostics: Diagnostic[]): void;
   showMessage(type: MessageType, message: string): void;
 }
 
-/** The part of the engine that hears the user's answers. */
-export type DiffAnswers = Pick<EditorEvents, 'diffAccepted' | 'diffRejected'>;
+/** A pending diff, as the code actions name it. */
+export interface PendingDiff {
+  id: string;
+  client: string;
+}
 
 interface Proposal {
   diff: DiffRequest;
@@ -38,11 +42,15 @@ interface Proposal {
 /**
  * The `EditorPort` of `tandem lsp`: each diff is a proposal file, named as the user's file, in a
  * private folder; the editor shows it (`window/showDocument`), saving it accepts it with the
- * saved text, closing it unsaved rejects it. Tandem never writes the user's file.
+ * saved text, closing it unsaved rejects it. Tandem never writes the user's file. An editor that
+ * cannot show it gets the diff on the review page instead.
  */
 export class Proposals implements EditorPort {
   private readonly byId = new Map<string, Proposal>();
   private readonly byUri = new Map<string, Proposal>();
+  /** The diffs on the review page alone (the editor could not show them). */
+  private readonly pageOnly = new Map<string, DiffRequest>();
+  private readonly page: ReviewFallback;
   private answers: DiffAnswers | undefined;
 
   constructor(
@@ -51,8 +59,17 @@ export class Proposals implements EditorPort {
     private readonly editor: ProposalEditor,
     private readonly documents: OpenDocuments,
     private readonly encoding: PositionEncoding,
+    workspaceFolders: string[],
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.page = new ReviewFallback(
+      workspaceFolders,
+      editor,
+      () => this.engine(),
+      (id) => this.answeredOnPage(id),
+      log,
+    );
+  }
 
   /** Where accepts and rejects go: the engine, once it has started. */
   answerTo(answers: DiffAnswers): void {
@@ -63,12 +80,18 @@ export class Proposals implements EditorPort {
     return this.byUri.has(uri) || this.isInFolder(uri);
   }
 
-  /** The pending proposal shown as `uri`: its diff's id and the name of its CLI. */
-  pendingAt(uri: string): { id: string; client: string } | undefined {
+  /**
+   * The pending diffs a code action at `uri` answers: the proposal shown as `uri`, or the
+   * diffs of the file `uri` that are on the review page alone.
+   */
+  pendingAt(uri: string): PendingDiff[] {
     const proposal = this.byUri.get(uri);
-    return proposal?.pending
-      ? { id: proposal.diff.id, client: proposal.diff.client.name }
-      : undefined;
+    const diffs = proposal
+      ? proposal.pending
+        ? [proposal.diff]
+        : []
+      : [...this.pageOnly.values()].filter((diff) => diff.filePath === filePath(uri));
+    return diffs.map((diff) => ({ id: diff.id, client: diff.client.name }));
   }
 
   async showDiff(diff: DiffRequest): Promise<void> {
@@ -83,15 +106,26 @@ export class Proposals implements EditorPort {
     this.editor.publishDiagnostics(proposal.uri, marks);
     const firstChange =
       marks.find((mark) => mark.severity === DiagnosticSeverity.Hint)?.range.start.line ?? 0;
-    if (!(await this.editor.showDocument(proposal.uri, firstChange))) {
-      await this.forget(proposal);
-      throw new Error('the editor cannot open the proposal (it does not do window/showDocument)');
+    if (await this.editor.showDocument(proposal.uri, firstChange)) return;
+    // No window/showDocument here (an error or `success: false`): the review page shows it.
+    await this.forget(proposal);
+    this.pageOnly.set(diff.id, diff);
+    try {
+      await this.page.show(diff, true);
+    } catch (error) {
+      this.pageOnly.delete(diff.id);
+      throw new Error(
+        `the editor cannot open the proposal, nor the review page: ${describe(error)}`,
+        { cause: error },
+      );
     }
   }
 
   async closeDiff(id: string, closing: DiffClosing): Promise<string> {
+    if (this.pageOnly.delete(id)) return this.page.close(id, closing);
     const proposal = this.byId.get(id);
     if (!proposal) throw new Error(`Diff ${id} is not open`);
+    if (this.page.has(id)) void this.page.close(id);
     const text = this.documents.text(proposal.uri) ?? proposal.diff.newContent;
     proposal.pending = false;
     const edited = text !== proposal.diff.newContent;
@@ -108,6 +142,7 @@ export class Proposals implements EditorPort {
   diffOutcome(id: string, outcome: DiffOutcomeNotice): void {
     const proposal = this.byId.get(id);
     if (proposal) this.editor.publishDiagnostics(proposal.uri, answeredMark(outcome.message));
+    this.page.outcome(id, outcome);
     this.log.info(outcome.message);
   }
 
@@ -129,24 +164,44 @@ export class Proposals implements EditorPort {
     await this.forget(proposal);
   }
 
-  /** Accepts the proposal `id` with the text the editor holds (the Accept action). */
-  acceptById(id: string): DiffAnswer {
+  /**
+   * Accepts the diff `id` (the Accept action) with the text the editor holds, or the page's
+   * for a diff on the page alone.
+   */
+  async acceptById(id: string): Promise<DiffAnswer> {
+    if (this.pageOnly.has(id)) return this.page.accept(id);
     const proposal = this.byId.get(id);
     if (!proposal?.pending) return notPending(id);
     return this.accept(proposal, this.documents.text(proposal.uri) ?? proposal.diff.newContent);
   }
 
-  /** Rejects the proposal `id` (the Reject action). */
-  rejectById(id: string): DiffAnswer {
+  /** Rejects the diff `id` (the Reject action). */
+  async rejectById(id: string): Promise<DiffAnswer> {
+    if (this.pageOnly.has(id)) return this.page.reject(id);
     const proposal = this.byId.get(id);
     if (!proposal?.pending) return notPending(id);
     return this.reject(proposal);
+  }
+
+  /**
+   * Puts the diff `id` on the review page too, for its side-by-side view (with the text the
+   * editor holds); resolves with the URL that opens the page.
+   */
+  async openOnPage(id: string): Promise<string> {
+    const proposal = this.byId.get(id);
+    if (proposal?.pending && !this.page.has(id)) {
+      const text = this.documents.text(proposal.uri) ?? proposal.diff.newContent;
+      await this.page.show({ ...proposal.diff, newContent: text }, false);
+    }
+    return this.page.url();
   }
 
   /** Removes every proposal file (the engine has answered every diff by then). */
   async dispose(): Promise<void> {
     this.byId.clear();
     this.byUri.clear();
+    this.pageOnly.clear();
+    await this.page.dispose();
     await rm(this.folder, { recursive: true, force: true });
   }
 
@@ -174,8 +229,17 @@ export class Proposals implements EditorPort {
     return answer;
   }
 
+  /** The page (or its announcement) answered the diff `id`. */
+  private answeredOnPage(id: string): void {
+    this.pageOnly.delete(id);
+    const proposal = this.byId.get(id);
+    if (proposal?.pending)
+      this.settle(proposal, 'Answered on the review page. You may close this proposal.');
+  }
+
   private settle(proposal: Proposal, message: string): void {
     proposal.pending = false;
+    if (this.page.has(proposal.diff.id)) void this.page.close(proposal.diff.id);
     if (this.byUri.has(proposal.uri))
       this.editor.publishDiagnostics(proposal.uri, answeredMark(message));
   }
@@ -205,6 +269,10 @@ export class Proposals implements EditorPort {
     if (!this.answers) throw new Error('the proposals have no engine to answer to');
     return this.answers;
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function notPending(id: string): DiffAnswer {

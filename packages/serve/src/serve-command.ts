@@ -53,7 +53,7 @@ async function serve(
   options: { folder: string; port: number; open: boolean },
   io: CommandIO,
 ): Promise<number> {
-  const pageDir = findPageDir();
+  const pageDir = reviewPageDir();
   if (!pageDir) {
     io.stderr.write(
       'tandem serve: the review page is not built. Run `npm run build -w @tandem/web`.\n',
@@ -178,7 +178,7 @@ async function parseOptions(argv: string[], cwd: string) {
  * The built review page: `review-page/` beside the bundled command (as the npm package carries
  * it), else the `dist` folder of `@tandem/web` (a checkout).
  */
-function findPageDir(): string | undefined {
+export function reviewPageDir(): string | undefined {
   const beside = fileURLToPath(new URL('./review-page', import.meta.url));
   const dir = existsSync(join(beside, 'index.html'))
     ? beside

@@ -6,58 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { missing, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
+import { missing, ReviewPage, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 
 const unbuilt = missing([], existsSync(TANDEM) ? [] : [`${TANDEM} is not built (npm run build)`]);
 import { failures, runCheck } from './check-run.fixture.js';
-
-interface Review {
-  id: string;
-  proposal: string;
-  openedAt: number;
-}
-
-/** The review page's side of the API: signed in once with the printed URL's secret. */
-class ReviewPage {
-  private constructor(
-    private readonly origin: string,
-    private readonly token: string,
-  ) {}
-
-  static async open(url: string): Promise<ReviewPage> {
-    const origin = new URL(url).origin;
-    const reply = await fetch(`${origin}/api/session`, {
-      method: 'POST',
-      headers: { origin, 'x-tandem-secret': new URL(url).hash.slice(1) },
-    });
-    assert.equal(reply.status, 200, await reply.clone().text());
-    return new ReviewPage(origin, ((await reply.json()) as { token: string }).token);
-  }
-
-  /** The diff opened last, once the page lists it. */
-  newest(): Promise<Review> {
-    return waitFor('a diff on the review page', async () => {
-      const reply = await fetch(`${this.origin}/api/state`, {
-        headers: { 'x-tandem-token': this.token },
-      });
-      const { reviews } = (await reply.json()) as { reviews: Review[] };
-      return reviews.sort((a, b) => a.openedAt - b.openedAt).at(-1);
-    });
-  }
-
-  async act(id: string, action: 'draft' | 'accept' | 'reject', content?: string) {
-    const reply = await fetch(`${this.origin}/api/reviews/${encodeURIComponent(id)}/${action}`, {
-      method: action === 'draft' ? 'PUT' : 'POST',
-      headers: {
-        origin: this.origin,
-        'x-tandem-token': this.token,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(content === undefined ? {} : { content }),
-    });
-    return reply.status;
-  }
-}
 
 describe('tandem check against tandem serve', { skip: unbuilt }, () => {
   let sandbox: Sandbox;

@@ -63,9 +63,12 @@ export class LspEditor {
   encoding: PositionEncoding = 'utf-16';
   /** How the editor answers `window/showDocument` now. */
   showDocumentBehaviour: ShowDocumentBehaviour;
+  /** The title of the action the user picks in a `window/showMessageRequest`, if any. */
+  pickAction: (params: ShowMessageRequestParams) => string | undefined;
 
   constructor(private readonly options: LspEditorOptions) {
     this.showDocumentBehaviour = options.showDocument ?? 'opens';
+    this.pickAction = options.pickAction ?? (() => undefined);
     if (!existsSync(TANDEM)) throw new Error(`${TANDEM} is missing: run \`npm run build\` first`);
     this.process = spawn(process.execPath, [TANDEM, 'lsp'], {
       env: options.env,
@@ -87,7 +90,7 @@ export class LspEditor {
     this.connection.onNotification('window/logMessage', () => undefined);
     this.connection.onRequest('window/showMessageRequest', (params: ShowMessageRequestParams) => {
       this.messages.push(params.message);
-      const title = this.options.pickAction?.(params);
+      const title = this.pickAction(params);
       return title === undefined ? null : { title };
     });
     this.connection.onRequest('window/showDocument', (params: ShowDocumentParams) =>
