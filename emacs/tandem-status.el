@@ -45,7 +45,8 @@ A `!' after the count says the engine has warnings: see `tandem-status'."
   (interactive)
   (let-alist (tandem-status-data)
     (with-help-window "*tandem-status*"
-      (princ (format "Tandem: %s%s\n" .state (if .error (format " (%s)" .error) "")))
+      (princ (format "Tandem %s: %s%s\n" (tandem-version) .state
+                     (if .error (format " (%s)" .error) "")))
       (when .folder (princ (format "Folder:  %s\n" .folder)))
       (when .port (princ (format "Port:    %d\n" .port)))
       (princ (format "CLIs:    %s\n" (if .clients (mapconcat (lambda (name) (format "%s" name)) .clients ", ") "none connected")))
@@ -58,7 +59,7 @@ A `!' after the count says the engine has warnings: see `tandem-status'."
       (princ (format "Open diffs: %d\n" (length .diffs)))
       (dolist (diff .diffs) (princ (format "  %s  %s\n" (car diff) (cadr diff))))
       (princ (format "Log:     buffer %s\n" (or .log "none")))
-      (princ (format "Sidecar: %s\n" (mapconcat #'identity (tandem-command) " "))))))
+      (princ (format "Sidecar: %s\n" (if (tandem-command) (mapconcat #'identity (tandem-command) " ") "none"))))))
 
 (provide 'tandem-status)
 ;;; tandem-status.el ends here

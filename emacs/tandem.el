@@ -30,8 +30,9 @@
 ;; CLI started in the project connects; `M-x tandem-env' copies the line
 ;; that connects a CLI in a terminal outside Emacs.
 ;;
-;; The sidecar is the Node program of this repository; build it once with
-;; `npm run build:sidecar' in the repository.
+;; The sidecar is the `tandem' command: install it with
+;; `npm install -g tandem-ide' (Node.js 20 or newer), or build it in a
+;; clone of the repository with `npm run build:sidecar'.
 ;;
 ;; Tested on Emacs 28.2 (Debian 12) and on the newest Emacs Debian
 ;; unstable carries (30.2 in November 2026).

@@ -20,6 +20,39 @@
                    (expand-file-name "../packages/cli/dist/tandem.js" tandem-test--sources)))
     (should (equal (car (last (tandem-command))) "bridge"))))
 
+(ert-deftest tandem-test-program-setting ()
+  "`tandem-program' names the command, as a program or a list."
+  (let ((tandem-program "/opt/tandem/bin/tandem"))
+    (should (equal (tandem-command) '("/opt/tandem/bin/tandem" "bridge"))))
+  (let ((tandem-program '("node" "/opt/tandem.js")))
+    (should (equal (tandem-command) '("node" "/opt/tandem.js" "bridge")))))
+
+(ert-deftest tandem-test-tandem-on-the-path ()
+  "Without a sidecar built beside the package, the `tandem' on `exec-path' runs; with
+neither, the problem names both ways to get one."
+  (let* ((bin (make-temp-file "tandem-bin-" t))
+         (program (expand-file-name "tandem" bin))
+         (tandem-sidecar--directory (file-name-as-directory (make-temp-file "tandem-pkg-" t)))
+         (tandem-program nil)
+         (tandem-sidecar-script nil))
+    (unwind-protect
+        (progn
+          (let ((exec-path (list bin)))
+            (should (null (tandem-command)))
+            (should (string-match-p "npm install -g tandem-ide.*npm run build:sidecar"
+                                    (tandem-sidecar-problem))))
+          (write-region "#!/bin/sh\n" nil program nil 'silent)
+          (set-file-modes program #o755)
+          (let ((exec-path (list bin)))
+            (should (equal (tandem-command) (list program "bridge")))
+            (should (null (tandem-sidecar-problem)))))
+      (delete-directory bin t)
+      (delete-directory tandem-sidecar--directory t))))
+
+(ert-deftest tandem-test-version ()
+  "`tandem-version' is the `Version:' header of tandem.el."
+  (should (string-match-p "\\`[0-9]+\\.[0-9]+\\.[0-9]+\\'" (tandem-version))))
+
 (ert-deftest tandem-test-through-links ()
   "Loaded through links (as straight.el builds them), and compiled there, it still finds the clone."
   (let ((build (make-temp-file "tandem-build-" t)))

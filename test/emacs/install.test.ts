@@ -3,7 +3,8 @@
  * private HOME (so `~/.emacs.d/elpa` is the test's): `use-package` with `:load-path` (every
  * version; Emacs 28 takes Debian's elpa-use-package), `package-vc-install-from-checkout` and
  * `package-vc-install` with `:lisp-dir "emacs"` (Emacs 29+), `use-package` with `:vc` (Emacs
- * 30+). The clone is `~/tandem`, as the quick start makes it. After each install a second
+ * 30+), these two with the release's npm package as the `tandem` on the PATH (their clones have
+ * no sidecar built). The clone is `~/tandem`, as the quick start makes it. After each install a second
  * Emacs, as the next session would start, finds the commands autoloaded, turns `tandem-mode` on
  * (the real sidecar writes the discovery files; the real Gemini CLI client connects) and off
  * (the files are gone).
@@ -27,9 +28,11 @@ import {
   emacsCommand,
   emacsSkipReason,
   emacsVersion,
+  installTandem,
   lispString,
   missing,
   realClientIn,
+  releaseArtifacts,
   REPO_ROOT,
   Sandbox,
   TANDEM,
@@ -37,6 +40,8 @@ import {
 } from '@tandem/testkit';
 
 const skip = emacsSkipReason({ sidecar: true }) || missing(['git']);
+/** The release, whose npm package is the `tandem` on the PATH of the package-vc installs. */
+const release = skip ? undefined : releaseArtifacts();
 const major = skip ? 0 : Number(emacsVersion().version.split('.')[0]);
 const README = readFileSync(path.join(EMACS_PACKAGE_DIR, 'README.md'), 'utf8');
 
@@ -57,11 +62,9 @@ const SNIPPETS = {
   :commands (${COMMANDS.join(' ')}))`,
   fromCheckout: `(package-vc-install-from-checkout "~/tandem/emacs" "tandem")`,
   vcInstall: `(package-vc-install \`(tandem :url ,(expand-file-name "~/tandem") :lisp-dir "emacs"))`,
-  sidecar: `(setq tandem-sidecar-script "~/tandem/packages/cli/dist/tandem.js")`,
   useVc: `(use-package tandem
   :vc (:url "/home/you/tandem" :lisp-dir "emacs" :rev :newest)
-  :defer t
-  :custom (tandem-sidecar-script "~/tandem/packages/cli/dist/tandem.js"))`,
+  :defer t)`,
 };
 
 /** Fails unless the README shows `snippet` as it is. */
@@ -74,6 +77,8 @@ interface Setup {
   sandbox: Sandbox;
   /** A file of the workspace, where the user turns `tandem-mode` on. */
   file: string;
+  /** The environment of every Emacs of the test. */
+  env: Record<string, string>;
 }
 
 /**
@@ -81,9 +86,10 @@ interface Setup {
  * `emacs/` holds this working tree's package (copied rather than cloned from the checkout, so
  * uncommitted work is what gets tested), with the built sidecar at `packages/cli/dist`, which
  * git ignores as in this repository (a link to this checkout's build). `~/.emacs.d` exists, as
- * for anyone who has used Emacs (package-vc writes its list of projects there).
+ * for anyone who has used Emacs (package-vc writes its list of projects there). With
+ * `tandemOnPath`, the release's npm package is installed too, its `tandem` on the PATH.
  */
-function prepare(t: TestContext): Setup {
+function prepare(t: TestContext, { tandemOnPath = false } = {}): Setup {
   const sandbox = new Sandbox();
   t.after(() => sandbox.remove());
   const clone = path.join(sandbox.home, 'tandem');
@@ -105,7 +111,8 @@ function prepare(t: TestContext): Setup {
   mkdirSync(path.join(sandbox.home, '.emacs.d'));
   const file = path.join(sandbox.workspace, 'notes.txt');
   writeFileSync(file, 'first line\n');
-  return { sandbox, file };
+  const env = tandemOnPath ? installTandem(sandbox, release!).env : sandbox.env();
+  return { sandbox, file, env };
 }
 
 /** No package archive: none is reachable here, and Tandem needs none. */
@@ -129,11 +136,11 @@ function batchArgs(forms: string[]): string[] {
 }
 
 /** Runs batch Emacs with `forms` to its end; its output. Fails the test if Emacs does. */
-function install({ sandbox }: Setup, ...forms: string[]): string {
+function install({ sandbox, env }: Setup, ...forms: string[]): string {
   const [program, ...prefix] = emacsCommand();
   const run = spawnSync(program!, [...prefix, ...batchArgs(forms)], {
     cwd: sandbox.workspace,
-    env: sandbox.env(),
+    env,
     encoding: 'utf8',
     timeout: 300_000,
   });
@@ -183,7 +190,7 @@ interface Report {
  * turns it off once the test says so. Between, the test checks the discovery files and
  * connects the real Gemini CLI client. Returns the file Tandem was loaded from.
  */
-async function useInNextSession({ sandbox, file }: Setup, ...init: string[]): Promise<string> {
+async function useInNextSession({ sandbox, file, env }: Setup, ...init: string[]): Promise<string> {
   const off = path.join(sandbox.root, 'turn-off');
   // `message`: batch Emacs writes it to stderr at once (stdout it keeps until it ends).
   const report = (tag: string, value: string) =>
@@ -215,7 +222,7 @@ async function useInNextSession({ sandbox, file }: Setup, ...init: string[]): Pr
   const [program, ...prefix] = emacsCommand();
   const emacs = spawn(program!, [...prefix, ...batchArgs([...init, session])], {
     cwd: sandbox.workspace,
-    env: sandbox.env(),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -326,16 +333,12 @@ if (skip || major >= 29) {
     'package-vc-install with :lisp-dir "emacs": cloned, compiled, autoloaded, working',
     { skip: skip || gitMissing(), timeout: 600_000 },
     async (t) => {
-      const setup = prepare(t);
+      const setup = prepare(t, { tandemOnPath: true });
       const output = install(setup, documented(SNIPPETS.vcInstall));
       const installed = path.join(setup.sandbox.home, '.emacs.d', 'elpa', 'tandem', 'emacs');
       assertCompiled(output, installed);
-      // Its clone has no built sidecar: the setting names the one of ~/tandem.
-      const library = await useInNextSession(
-        setup,
-        '(package-initialize)',
-        documented(SNIPPETS.sidecar),
-      );
+      // Its clone has no built sidecar: the tandem on the PATH runs.
+      const library = await useInNextSession(setup, '(package-initialize)');
       assert.equal(library, path.join(installed, 'tandem.elc'));
     },
   );
@@ -348,7 +351,7 @@ if (skip || major >= 30) {
     'use-package with :vc: cloned, compiled, autoloaded, working',
     { skip: skip || gitMissing(), timeout: 600_000 },
     async (t) => {
-      const setup = prepare(t);
+      const setup = prepare(t, { tandemOnPath: true });
       // git takes :url as written: the README's placeholder is the clone's full path.
       const snippet = documented(SNIPPETS.useVc).replace('/home/you', setup.sandbox.home);
       const output = install(setup, snippet);

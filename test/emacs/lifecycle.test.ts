@@ -1,7 +1,7 @@
 /**
  * Tandem's life in real Emacs: the discovery files, the environment reaching `M-x shell`, the
  * mode line, `M-x tandem-status`, turning the mode off and quitting Emacs with a diff open, a
- * sidecar that dies, and one that is not built.
+ * sidecar that dies, and a `tandem-sidecar-script` that is not there.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -259,7 +259,7 @@ test('a sidecar that dies: the mode line says so, the variables are gone', { ski
   }),
 );
 
-test('a sidecar that is not built: tandem-mode says how to build it', { skip }, () =>
+test('a tandem-sidecar-script that is not there: tandem-mode says so', { skip }, () =>
   withEmacs(
     async (emacs, sandbox) => {
       const missing = path.join(sandbox.root, 'not-built', 'tandem.js');
@@ -268,8 +268,8 @@ test('a sidecar that is not built: tandem-mode says how to build it', { skip }, 
       await emacs.type('tandem-mode');
       await emacs.press('Enter');
       const status = await emacs.waitForState('failed');
-      assert.match(status.error ?? '', /the sidecar is not built: run `npm run build:sidecar'/);
-      await emacs.waitForScreen(/Tandem: the sidecar is not built/);
+      assert.match(status.error ?? '', /`tandem-sidecar-script' names \S+, which cannot be read/);
+      await emacs.waitForScreen(/Tandem: `tandem-sidecar-script' names/);
       await waitFor('no discovery file', () =>
         discoveryFiles(sandbox).length === 0 ? true : undefined,
       );

@@ -8,7 +8,13 @@ import type { CliEditor, CliScenarioDriver } from '../conformance/cli-driver.js'
 import { startCliSession } from '../real-clients/cli-session.js';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor, waitUntil } from '../wait.js';
-import { EmacsSession, emacsSkipReason, lispString, prepareEmacs } from './emacs-session.js';
+import {
+  EmacsSession,
+  emacsSkipReason,
+  lispString,
+  prepareEmacs,
+  type EmacsOptions,
+} from './emacs-session.js';
 import { cliSessionScreen } from './tmux-editor.js';
 
 /** Keys that give the next command a numeric argument: `C-u 12`. */
@@ -130,13 +136,16 @@ export class EmacsUnderTest implements CliEditor {
 }
 
 /** Emacs (the default version) with the package, for the adapter conformance suite. */
-export function emacsAdapterDriver(): AdapterDriver {
+/** Emacs with the package of this checkout, or as `options` install it. */
+export function emacsAdapterDriver(
+  options: Pick<EmacsOptions, 'packageUserDir' | 'env'> = {},
+): AdapterDriver {
   return {
     name: 'Emacs',
     skip: emacsSkipReason({ sidecar: true, tmux: true }),
     gestures: { accept: ['C-c C-c'], reject: ['C-c C-k', 'C-x k', 'C-x 0'] },
     async start(sandbox: Sandbox) {
-      return new EmacsUnderTest(await EmacsSession.start(sandbox, { tandem: true }));
+      return new EmacsUnderTest(await EmacsSession.start(sandbox, { ...options, tandem: true }));
     },
   };
 }

@@ -38,14 +38,12 @@ export function emacsSkipReason(needs: { sidecar?: boolean; tmux?: boolean } = {
 
 /** Emacs arguments: nothing of the user's, no native compilation, Tandem on the load path. */
 export function emacsArgs(...extra: string[]): string[] {
-  return [
-    '-Q',
-    '--eval',
-    '(setq native-comp-deferred-compilation nil)',
-    '-L',
-    EMACS_PACKAGE_DIR,
-    ...extra,
-  ];
+  return [...bareEmacsArgs(), '-L', EMACS_PACKAGE_DIR, ...extra];
+}
+
+/** Emacs arguments: nothing of the user's, no native compilation. */
+function bareEmacsArgs(): string[] {
+  return ['-Q', '--eval', '(setq native-comp-deferred-compilation nil)'];
 }
 
 /** A Lisp string literal of `text`. */
@@ -84,6 +82,11 @@ export interface EmacsOptions {
   args?: string[];
   /** More variables for Emacs. */
   env?: Record<string, string>;
+  /**
+   * Tandem as package.el installed it into this `package-user-dir` (activated, its autoloads
+   * read, nothing loaded), instead of this checkout's `emacs/` on the load path.
+   */
+  packageUserDir?: string;
   width?: number;
   height?: number;
 }
@@ -96,17 +99,22 @@ export interface EmacsLaunch {
   command(...extra: string[]): string[];
 }
 
-export function prepareEmacs(sandbox: Sandbox): EmacsLaunch {
+export function prepareEmacs(sandbox: Sandbox, packageUserDir?: string): EmacsLaunch {
   shareNativeCode(sandbox);
   const dir = path.join(sandbox.root, 'emacs-session');
   // Emacs refuses a server directory that others may read.
   const serverDir = path.join(dir, 'server');
   mkdirSync(serverDir, { recursive: true, mode: 0o700 });
-  const start = `(progn (setq server-socket-dir ${lispString(serverDir)}) (server-start) (require 'json) (require 'tandem))`;
+  const tandem = packageUserDir
+    ? `(progn (require 'package) (setq package-user-dir ${lispString(packageUserDir)} package-archives nil) (package-initialize))`
+    : `(require 'tandem)`;
+  const start = `(progn (setq server-socket-dir ${lispString(serverDir)}) (server-start) (require 'json) ${tandem})`;
+  const args = (...extra: string[]) =>
+    packageUserDir ? [...bareEmacsArgs(), ...extra] : emacsArgs(...extra);
   return {
     dir,
     socket: path.join(serverDir, 'server'),
-    command: (...extra) => [...emacsCommand(), '-nw', ...emacsArgs('--eval', start, ...extra)],
+    command: (...extra) => [...emacsCommand(), '-nw', ...args('--eval', start, ...extra)],
   };
 }
 
@@ -136,7 +144,7 @@ export class EmacsSession {
 
   /** Starts Emacs in `sandbox.workspace` with Tandem on its load path and its server running. */
   static async start(sandbox: Sandbox, options: EmacsOptions = {}): Promise<EmacsSession> {
-    const launch = prepareEmacs(sandbox);
+    const launch = prepareEmacs(sandbox, options.packageUserDir);
     const pane = await startEditorPane(sandbox, {
       dir: launch.dir,
       // tmux sets TERM=screen in its panes: 256 colours, as most terminals people use have.
