@@ -27,6 +27,8 @@ async function runSidecar(io: CommandIO): Promise<number> {
   try {
     const sidecar = new BridgeSidecar(io.stdin, io.stdout, log);
     void host.stopRequested.then((reason) => sidecar.stop(reason));
+    // A stop the editor asks for (shutdown, stdin closed) has the same deadline as a signal.
+    void sidecar.stopStarted.then((reason) => host.request(reason));
     await sidecar.done;
     return host.exitStatus;
   } finally {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { chown, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -427,5 +427,26 @@ describe('tandem bridge and the file of a diff', () => {
     assert.deepEqual([...scene.opened.keys()], [file]);
     scene.editor.process.stdin.end();
     assert.equal(await scene.editor.exited, 0);
+  });
+});
+
+describe('tandem bridge stopping with a diff open', () => {
+  const scene = bridgeWithGemini();
+
+  it('shutdown with an editor that never answers diff/close: replied to and exited within 5 s, files removed', async () => {
+    scene.editor.handle('diff/close', () => new Promise(() => undefined));
+    const file = join(scene.sandbox.workspace, 'open.txt');
+    await writeFile(file, 'old\n');
+    const diff = scene.gemini.openDiff(file, 'new\n', 5_000);
+    await diff.opened;
+    const started = Date.now();
+    const late = sleep(8_000).then(() => 'still waiting after 8 s');
+    const reply = await Promise.race([scene.editor.request('shutdown', {}), late]);
+    assert.deepEqual(typeof reply === 'string' ? reply : reply.result, {});
+    assert.equal(await Promise.race([scene.editor.exited, late]), 0);
+    assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
+    assert.equal((await diff.result).status, 'rejected');
+    const left = await readdir(join(scene.sandbox.tmpDir, 'gemini', 'ide'));
+    assert.deepEqual(left, []);
   });
 });

@@ -41,6 +41,9 @@ export class BridgeSidecar {
   private editorWatch: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private resolveDone!: (reason: string) => void;
+  private resolveStopStarted!: (reason: string) => void;
+  /** Resolves, with why, once the sidecar begins to stop (for whatever reason). */
+  readonly stopStarted = new Promise<string>((resolve) => (this.resolveStopStarted = resolve));
   /** Resolves, with why, once the sidecar has cleaned up and should exit. */
   readonly done = new Promise<string>((resolve) => (this.resolveDone = resolve));
 
@@ -77,6 +80,7 @@ export class BridgeSidecar {
   /** Rejects every open diff, removes the discovery files, and ends the sidecar. */
   stop(reason: string): Promise<void> {
     this.stopping ??= (async () => {
+      this.resolveStopStarted(reason);
       clearInterval(this.editorWatch);
       this.log.info(`stopping: ${reason}`);
       const engine = this.engine ?? (await startedWithin(this.starting, START_WAIT_MS));

@@ -17,7 +17,13 @@ export class ProcessHost {
   private failed = false;
   private requested = false;
   private resolveStop!: (reason: string) => void;
-  private readonly onSignal = (signal: NodeJS.Signals) => this.request(signal);
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    if (this.requested) {
+      this.report(`${signal} again: exiting without waiting for the cleanup`);
+      process.exit(this.exitStatus || 1);
+    }
+    this.request(signal);
+  };
   private readonly onFatal = (error: unknown) => {
     this.failed = true;
     this.report(
@@ -38,15 +44,12 @@ export class ProcessHost {
     return this.failed ? 1 : 0;
   }
 
-  /** Asks for a stop (the command's own reasons go here too); a second request ends at once. */
+  /**
+   * Asks for a stop: a signal, or the command's own reason (its editor sent `shutdown`, closed
+   * stdin). Only the first counts; from it on, the cleanup has 5 s.
+   */
   request(reason: string): void {
-    if (this.requested) {
-      if (STOP_SIGNALS.includes(reason as (typeof STOP_SIGNALS)[number])) {
-        this.report(`${reason} again: exiting without waiting for the cleanup`);
-        process.exit(this.exitStatus || 1);
-      }
-      return;
-    }
+    if (this.requested) return;
     this.requested = true;
     setTimeout(() => {
       this.report(`the cleanup did not finish within ${STOP_DEADLINE_MS / 1000} s: exiting`);

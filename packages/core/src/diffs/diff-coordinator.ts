@@ -1,4 +1,5 @@
 import { isAbsolute } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   emptyAcceptRefusal,
   isTerminalApprovalWrite,
@@ -12,6 +13,12 @@ import type { Logger } from '../log.js';
 import { DiffRegistry, type OpenDiff } from './diff-registry.js';
 import { readOldFile } from './old-file.js';
 import { fileStamp, watchForWrite, type FileStamp } from './write-watch.js';
+
+/**
+ * How long a stop waits for the editor to confirm that it closed a view: well within the 5 s
+ * that every stop of a `tandem` process has (docs/commands.md).
+ */
+const STOP_CLOSE_WAIT_MS = 2_000;
 
 /** What a CLI session is told, later, about a diff it opened. */
 export type DiffOutcome =
@@ -166,7 +173,8 @@ export class DiffCoordinator {
 
   /**
    * Stopping: every open diff is rejected (a CLI left waiting could never diff again), and the
-   * editor hears no more outcomes.
+   * editor hears no more outcomes. Its views are closed, but an editor that does not confirm
+   * within `STOP_CLOSE_WAIT_MS` holds up the stop no longer.
    */
   async rejectAll(): Promise<void> {
     this.closed = true;
@@ -175,7 +183,9 @@ export class DiffCoordinator {
       this.diffs.all().map(async (diff) => {
         this.diffs.remove(diff.id);
         await this.reject(diff);
-        await this.editor.closeDiff(diff.id, unansweredClosing('stopping')).catch(() => undefined);
+        const closed = this.editor.closeDiff(diff.id, unansweredClosing('stopping'));
+        const waited = sleep(STOP_CLOSE_WAIT_MS, undefined, { ref: false });
+        await Promise.race([closed.catch(() => undefined), waited]);
       }),
     );
   }
