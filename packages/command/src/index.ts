@@ -10,3 +10,4 @@ export {
 export { ProcessHost } from './process-host.js';
 export { runAsProcess } from './run-as-process.js';
 export { shellQuote, type QuotingShell } from './shell-quote.js';
+export { printable } from './terminal-text.js';

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { CommandIO } from '@tandem/command';
+import { printable, type CommandIO } from '@tandem/command';
 
 /**
  * The person at the editor, in `--interactive`: each step is asked on stderr, with its time
@@ -30,7 +30,7 @@ export class Person {
   ask(key: string, step: number, total: number, text: string): void {
     const seconds = Math.round(this.limitMs / 1000);
     this.io.stderr.write(
-      `tandem check ▸ ${key} (${step}/${total}): ${text} (within ${seconds} s)\n`,
+      `tandem check ▸ ${key} (${step}/${total}): ${printable(text)} (within ${seconds} s)\n`,
     );
   }
 
@@ -48,6 +48,6 @@ export class Person {
   }
 
   say(text: string): void {
-    this.io.stderr.write(`tandem check: ${text}\n`);
+    this.io.stderr.write(`tandem check: ${printable(text)}\n`);
   }
 }

@@ -1,3 +1,4 @@
+import { printable } from '@tandem/command';
 import { CLIENT_NAMES } from '../doctor/prediction.js';
 import type { CheckReport, CheckResult } from './check-report.js';
 
@@ -26,7 +27,8 @@ export function renderCheckReport(report: CheckReport): string {
     `${report.ok ? '✓' : '✗'} ${pass} passed, ${fail} failed (${breaking} break a real CLI), ${skip} skipped` +
       (report.interactive ? '' : '; diffs need --interactive'),
   );
-  return `${out.join('\n')}\n`;
+  // Every line, whatever of a file's or a client's it holds, stays one line of plain text.
+  return `${out.map(printable).join('\n')}\n`;
 }
 
 function checkLines(check: CheckResult): string[] {

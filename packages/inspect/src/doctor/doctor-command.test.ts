@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { printable } from '@tandem/command';
 import { closedPort, deadPid, sceneForEachTest } from '../scan/test-scene.fixture.js';
 import type { DoctorReport } from './diagnosis.js';
 import { doctorCommand } from './doctor-command.js';
@@ -220,6 +221,20 @@ describe('tandem doctor', () => {
       assert.deepEqual(codes(container), []);
       assert.equal(container.clients[0]?.port, engine.port);
     }
+  });
+
+  test('values from a discovery file are printed escaped: no title, clipboard, erased line or new line', async () => {
+    const ws = scene().folder('ws');
+    const engine = await scene().startEngine([ws], { hidden: true });
+    const hostile = 'Ed\u001b]0;owned\u0007\u001b]52;c;cm0gLXJm\u0007\r\u001b[2K\n✓ all good\u202e';
+    scene().writeFileFor('gemini', {
+      ...scene().fieldsFor(engine, `${ws}${hostile}`),
+      ideInfo: { name: 'vscode', displayName: hostile },
+    });
+    const { stdout } = await doctor(ws);
+    for (const line of stdout.split('\n')) assert.equal(printable(line), line);
+    assert.doesNotMatch(stdout, /^✓ all good/m);
+    assert.ok(stdout.includes('Ed\\u001b]0;owned\\u0007'), stdout);
   });
 
   test('usage errors exit 2; --help documents the JSON', async () => {

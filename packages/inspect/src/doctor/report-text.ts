@@ -1,3 +1,4 @@
+import { printable } from '@tandem/command';
 import { basename } from 'node:path';
 import type { ClientReport, DoctorReport, FileReport } from './diagnosis.js';
 import { CLIENT_NAMES } from './prediction.js';
@@ -18,7 +19,8 @@ export function renderReport(report: DoctorReport): string {
   if (report.problems.length > 0)
     out.push('Problems and fixes', ...problemsSection(report.problems), '');
   out.push(verdict(report));
-  return `${out.join('\n')}\n`;
+  // Every line, whatever of a file's or a client's it holds, stays one line of plain text.
+  return `${out.map(printable).join('\n')}\n`;
 }
 
 function filesSection(report: DoctorReport): string[] {

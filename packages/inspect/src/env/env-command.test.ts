@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { chownSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
+import { printable } from '@tandem/command';
 import { containerFacts } from '@tandem/core';
 import { evaluate, needsRoot, startRealClient, type ClientKind } from '@tandem/testkit';
 import { closedPort, deadPid, sceneForEachTest } from '../scan/test-scene.fixture.js';
@@ -145,6 +146,22 @@ describe('tandem env', () => {
     assert.equal(stdout, '');
     assert.match(stderr, /No editor companion is running/);
     assert.match(stderr, /1 discovery file of another user ignored/);
+  });
+
+  test('values from a discovery file reach the terminal escaped, even under eval', async () => {
+    const ws = scene().folder('ws');
+    const other = scene().folder('other');
+    const engine = await scene().startEngine([other], { hidden: true });
+    const hostile = 'Ed\u001b]0;owned\u0007\u001b]52;c;cm0gLXJm\u0007\r\u001b[2K\nexport X=1\u202e';
+    scene().writeFileFor('gemini', {
+      ...scene().fieldsFor(engine, `${other}${hostile}`),
+      ideInfo: { name: 'vscode', displayName: hostile },
+    });
+    const { status, stderr } = await tandemEnv(ws);
+    assert.equal(status, 1);
+    assert.match(stderr, /Running editors and their folders/);
+    for (const line of stderr.split('\n')) assert.equal(printable(line), line);
+    assert.doesNotMatch(stderr, /^export X=1/m);
   });
 
   test("a companion with only Gemini CLI's file: the Qwen variables are unset", async () => {

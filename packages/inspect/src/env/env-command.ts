@@ -1,4 +1,4 @@
-import { type CommandIO, folderCommand, portNumber, UsageError } from '@tandem/command';
+import { type CommandIO, folderCommand, portNumber, printable, UsageError } from '@tandem/command';
 import { checkFiles, groupByPort, Prober, type Companion } from '../scan/companions.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import {
@@ -61,19 +61,22 @@ async function exportsFor(
   const foreign = scanned.length - files.length;
   const companions = groupByPort(files);
   const editors = editorsFor(companions, dir);
-  const fail = (message: string) => {
-    io.stderr.write(`tandem env: ${message}\n`);
+  // These messages reach the terminal even under `eval "$(tandem env)"`: each line, whatever
+  // of a discovery file it holds, stays one line of plain text.
+  const fail = (lines: string[]) => {
+    io.stderr.write(`tandem env: ${lines.map(printable).join('\n')}\n`);
     return 1;
   };
 
   let chosen: EditorMatch | undefined;
   if (port !== undefined) {
     chosen = editors.find((editor) => editor.companion.port === port);
-    if (!chosen) return fail(portProblem(companions, port, dir));
+    if (!chosen) return fail([portProblem(companions, port, dir)]);
   } else {
     chosen = editors[0];
     if (!chosen) return fail(noEditorProblem(companions, dir, foreign));
-    if (editors.length > 1) io.stderr.write(severalEditors(editors));
+    if (editors.length > 1)
+      io.stderr.write(`${severalEditors(editors).map(printable).join('\n')}\n`);
   }
   // This terminal runs where the editor's companion listens, so Gemini CLI must dial 127.0.0.1.
   const container = containerTerminalVariables(containerFacts(io.env));
@@ -91,15 +94,18 @@ function describe(companion: Companion): string {
   return `${name}${editor ? ` (PID ${editor.pid})` : ''} on port ${companion.port}`;
 }
 
-function severalEditors(editors: EditorMatch[]): string {
+function severalEditors(editors: EditorMatch[]): string[] {
   const lines = editors.map(
     (editor, index) =>
       `  ${index === 0 ? '*' : ' '} --port ${editor.companion.port}  ${describe(editor.companion)}, folder ${editor.root}`,
   );
-  return `tandem env: ${editors.length} editors have this folder open; using the first (choose with --port):\n${lines.join('\n')}\n`;
+  return [
+    `tandem env: ${editors.length} editors have this folder open; using the first (choose with --port):`,
+    ...lines,
+  ];
 }
 
-function noEditorProblem(companions: Companion[], dir: string, foreign: number): string {
+function noEditorProblem(companions: Companion[], dir: string, foreign: number): string[] {
   const live = companions.filter((companion) => companion.live);
   const stale = companions.length - live.length;
   const lines = [`no running editor has ${dir} open.`];
@@ -122,7 +128,7 @@ function noEditorProblem(companions: Companion[], dir: string, foreign: number):
     lines.push(
       `(${foreign} discovery file${foreign > 1 ? 's' : ''} of another user ignored; see tandem doctor.)`,
     );
-  return lines.join('\n');
+  return lines;
 }
 
 function portProblem(companions: Companion[], port: number, dir: string): string {
