@@ -143,12 +143,12 @@ export async function checkDiscovery(
     });
   }
   // A file the CLI passed over (Qwen Code deletes a lock whose editor is gone) is examined too,
-  // when it belongs to a companion found: it says why the CLI did not take it.
+  // when it belongs to a companion found or to another user: it says why it was not taken.
   for (const kind of clients) {
     for (const file of files) {
       const port = fieldsOf(file).port;
       if (file.kind !== PRIMARY_KIND[kind] || examined.has(file.path)) continue;
-      if (!targets.some((target) => target.port === port)) continue;
+      if (!targets.some((target) => target.port === port) && mayPointTo(file)) continue;
       examined.add(file.path);
       checks.push(...(await fileChecks(file, kind)));
     }
