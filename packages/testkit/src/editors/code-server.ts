@@ -55,6 +55,8 @@ const USER_SETTINGS = {
 };
 
 export interface CodeServerOptions {
+  /** The extension's .vsix: this checkout's build unless told (a release's, say). */
+  vsix?: string;
   /** Folders of the window; the first opens (the others are added as a multi-root workspace). */
   folders?: string[];
   /** Extra environment for code-server (and so for its terminals). */
@@ -104,7 +106,7 @@ export class CodeServer {
       '--extensions-dir',
       extensions,
     ];
-    for (const vsix of [VSIX, ...(options.extensions ?? [])]) {
+    for (const vsix of [options.vsix ?? VSIX, ...(options.extensions ?? [])]) {
       const install = spawnSync(CODE_SERVER, [...common, '--install-extension', vsix], {
         env,
         encoding: 'utf8',
