@@ -1,8 +1,75 @@
 /**
- * The adapter conformance suite of @tandem/testkit, run against real Neovim with the plugin: the
- * driver (the testkit's `neovimAdapterDriver`) types keys and commands as a user would, and
- * reads the windows Neovim shows.
+ * The adapter conformance suite of @tandem/testkit, run against real Neovim with the plugin as
+ * a user installs it without building anything: a clone of the repository without `packages/`
+ * (so no built sidecar, no node_modules) and the `tandem` of the release's npm package on the
+ * PATH. The driver (the testkit's `neovimAdapterDriver`) types keys and commands as a user
+ * would, and reads the windows Neovim shows. Also: the status view names that `tandem` and the
+ * version, and without any `tandem` Tandem says so once, with both ways to fix it. (The other
+ * Neovim tests run the plugin of this checkout with its built sidecar.)
  */
-import { neovimAdapterDriver, runAdapterConformance } from '@tandem/testkit';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  neovimAdapterDriver,
+  NeovimSession,
+  runAdapterConformance,
+  Sandbox,
+  userInstall,
+  userPath,
+} from '@tandem/testkit';
 
-runAdapterConformance(neovimAdapterDriver());
+const install = userInstall();
+if (install) {
+  const { release, tandem, pluginDir } = install;
+
+  /** Neovim with the plugin clone and `PATH`, in a sandbox of its own, ended after `body`. */
+  async function withNeovim(
+    PATH: (sandbox: Sandbox) => string,
+    tandemOptions: string | undefined,
+    body: (session: NeovimSession) => Promise<void>,
+  ) {
+    const sandbox = new Sandbox();
+    try {
+      const env = { PATH: PATH(sandbox) };
+      const session = await NeovimSession.start(sandbox, { pluginDir, env, tandem: tandemOptions });
+      try {
+        await body(session);
+      } finally {
+        await session.close();
+      }
+    } finally {
+      sandbox.remove();
+    }
+  }
+
+  describe('the plugin without a build, with the tandem command on the PATH', () => {
+    test(':TandemStatus shows the version and the tandem it runs', () =>
+      withNeovim(
+        () => tandem.path,
+        '{}',
+        async (session) => {
+          const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
+          assert.match(printed, new RegExp(`^Tandem ${release.version}: running`, 'm'));
+          assert.ok(printed.includes(`Sidecar: ${tandem.prefix}/bin/tandem bridge`), printed);
+        },
+      ));
+
+    test('with no tandem anywhere, the one message names both fixes', () =>
+      withNeovim(
+        (sandbox) =>
+          userPath(mkdirSync(path.join(sandbox.root, 'no-tandem'), { recursive: true })!),
+        undefined,
+        async (session) => {
+          await session.lua(`require('tandem').setup({})`);
+          const status = await session.waitForState('failed');
+          assert.match(status.error ?? '', /npm install -g tandem-ide.*npm run build:sidecar/);
+          const messages = await session.lua<string>(`return vim.fn.execute('messages')`);
+          assert.equal(messages.split('no `tandem` command').length - 1, 1, messages);
+        },
+      ));
+  });
+
+  runAdapterConformance(neovimAdapterDriver({ pluginDir, env: { PATH: tandem.path } }));
+}
