@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type CommandIO } from '@tandem/command';
-import { chromiumMissing, launchChromium, Sandbox, waitFor } from '@tandem/testkit';
+import { chromiumMissing, launchChromium, needShell, Sandbox, waitFor } from '@tandem/testkit';
 import { serveCommand } from './serve-command.js';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
 import { listenOnLoopback } from '@tandem/core';
@@ -162,6 +162,21 @@ describe('tandem serve: the process', () => {
     assert.equal(new URL(serve.url).port, String(port));
     assert.equal(await serve.stop('SIGINT'), 0);
   });
+
+  for (const shell of ['fish', 'bash'] as const) {
+    test(`the printed cd line is quoted for ${shell}: a hostile folder name stays one word`, async (t) => {
+      if (!needShell(t, shell)) return;
+      const folder = join(scratch, `p\\';touch PWNED-${shell};#`);
+      mkdirSync(folder);
+      const shellEnv = { ...env, SHELL: `/usr/bin/${shell}` };
+      serve = await startServe([folder], { cwd: scratch, env: shellEnv });
+      const line = /^ {2}(cd .*) && gemini/m.exec(serve.stdout())?.[1];
+      assert.ok(line, serve.stdout());
+      const out = execFileSync(shell, ['-c', `${line} && pwd`], { cwd: scratch, encoding: 'utf8' });
+      assert.equal(existsSync(join(scratch, `PWNED-${shell}`)), false, line);
+      assert.equal(out.trim(), folder);
+    });
+  }
 
   test('a port in use is a clear error', async () => {
     serve = await startServe([], { cwd: workspace, env });

@@ -14,7 +14,9 @@ import {
 import {
   existingDirectory,
   parseCommandArgs,
+  printable,
   ProcessHost,
+  quotingShellOf,
   shellQuote,
   UsageError,
   withUsage,
@@ -134,7 +136,7 @@ async function serveUntilStopped(
     `Tandem is serving ${options.folder}\n\n` +
       `  Review page: ${server.url}\n\n` +
       `In another terminal, start Gemini CLI or Qwen Code in that folder:\n` +
-      `  cd ${shellQuote(options.folder)} && gemini      (or: qwen)\n` +
+      `  cd ${shellQuote(options.folder, quotingShellOf(io.env))} && gemini      (or: qwen)\n` +
       `Each edit it proposes opens on the review page once IDE mode is on: type /ide enable.\n` +
       `If Gemini CLI asks to install an extension for Tandem, answer No, then type /ide enable.\n` +
       `Over SSH: ssh -L ${server.port}:127.0.0.1:${server.port} HOST, then open the page locally.\n` +
@@ -189,7 +191,10 @@ export function reviewPageDir(): string | undefined {
 /** The engine's warnings, for the start-up message. */
 function warningsText(warnings: CompanionWarning[]): string {
   if (warnings.length === 0) return '';
-  const lines = warnings.map((warning) => `  ! ${warning.message}\n    fix: ${warning.fix}\n`);
+  // A warning may name another editor from its discovery file: each stays one plain line.
+  const lines = warnings.map(
+    (warning) => `  ! ${printable(warning.message)}\n    fix: ${printable(warning.fix)}\n`,
+  );
   return `\nBefore you start:\n${lines.join('')}`;
 }
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { RecordingEditor, Sandbox } from '@tandem/testkit';
+import { needShell, RecordingEditor, Sandbox } from '@tandem/testkit';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
 import { companionWarnings, tandemCommandFor, type WarningInput } from './companion-warnings.js';
@@ -108,6 +109,29 @@ describe('companion warnings', () => {
       ),
       [],
     );
+  });
+
+  test('a fix for a fish user is a fish line: a hostile path to tandem stays one word', async (t) => {
+    if (!needShell(t, 'fish')) return;
+    const dir = join(sandbox.root, "p\\';touch PWNED;#");
+    mkdirSync(dir);
+    const script = join(dir, 'tandem.js');
+    writeFileSync(script, "console.log('set -gx RAN yes')\n");
+    const fish = { SHELL: '/usr/bin/fish', PATH: '' };
+    const tandem = await tandemCommandFor(script, fish);
+    const warnings = await companionWarnings(
+      input({ container: { marker: '/.dockerenv' }, tandem, env: { ...input().env, ...fish } }),
+    );
+    const warning = warnings.find((w) => w.code === 'container');
+    const line = /run (.* \| source)/.exec(warning!.fix)?.[1];
+    assert.ok(line, warning!.fix);
+    const out = execFileSync('fish', ['-c', `${line}; echo $RAN`], {
+      cwd: sandbox.root,
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    });
+    assert.equal(existsSync(join(sandbox.root, 'PWNED')), false, line);
+    assert.equal(out, 'yes\n');
   });
 
   test('the fixes name tandem as the user runs it: `tandem` once it is on PATH, else its path', async () => {

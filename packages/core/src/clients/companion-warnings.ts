@@ -6,6 +6,7 @@ import { isProcessAlive } from '../discovery/processes.js';
 import { cliSettings, APPROVAL_MODE_RULES, type CliKind } from './cli-settings.js';
 import { CONTAINER_LOOPBACK_VARIABLE, geminiHost, type ContainerFacts } from './container-rules.js';
 import { DISCOVERY_KINDS, discoveryLocations, type DiscoveryLocations } from './discovery-rules.js';
+import { quotingShellOf, shellQuote } from '@tandem/command';
 
 /**
  * The facts a user must know before a CLI silently does not do what they expect, computed once
@@ -121,7 +122,7 @@ async function settingsWarnings(
 
 function containerWarnings(input: WarningInput): CompanionWarning[] {
   if (geminiHost(input.container) !== 'host.docker.internal') return [];
-  const env = `eval "$(${input.tandem} env)"`;
+  const env = envLine(input.tandem, input.env);
   return [
     {
       code: 'container',
@@ -148,7 +149,7 @@ function sharedFolderWarning(other: OtherEditor, input: WarningInput): Companion
       `folder ${other.folders.join(', ') || '(none)'}). A CLI started outside this editor's ` +
       `terminals may connect to either.`,
     fix:
-      `In that terminal run eval "$(${input.tandem} env --port ${input.port})" before the CLI, ` +
+      `In that terminal run ${envLine(input.tandem, input.env, ` --port ${input.port}`)} before the CLI, ` +
       `or close the other editor's companion.`,
   };
 }
@@ -251,19 +252,23 @@ export async function tandemCommandFor(
   // Run as anything but Tandem's own script (a test, say), the user's command is `tandem`.
   if (!script || !/^tandem(\.js)?$/.test(basename(script))) return 'tandem';
   const self = await realOr(script);
+  const node = `node ${shellQuote(self, quotingShellOf(env))}`;
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     const onPath = await realpath(join(dir, 'tandem')).catch(() => undefined);
     if (onPath === undefined) continue;
     // bin/tandem.js runs dist/tandem.js: either one is this Tandem.
     return onPath === self || join(onPath, '..', '..', 'dist', 'tandem.js') === self
       ? 'tandem'
-      : `node ${quoted(self)}`;
+      : node;
   }
-  return `node ${quoted(self)}`;
+  return node;
 }
 
-function quoted(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+/** The line that runs `tandem env ARGS` in the user's shell (`$SHELL` of `env`). */
+function envLine(tandem: string, env: NodeJS.ProcessEnv, args = ''): string {
+  return quotingShellOf(env) === 'fish'
+    ? `${tandem} env${args} --shell fish | source`
+    : `eval "$(${tandem} env${args})"`;
 }
 
 /**
