@@ -37,7 +37,8 @@ const INPUTS = [
   'LICENSE',
   'CHANGELOG.md',
   'emacs',
-  'scripts/release',
+  'scripts/release/release.js',
+  'scripts/release/manifests.js',
   'packages/cli/bin',
   'packages/cli/dist',
   'packages/cli/README.md',
@@ -66,7 +67,10 @@ export function releaseArtifacts(): Release | undefined {
   };
 }
 
-/** Packs into a folder of its own, then renames it into place: a concurrent file packs too. */
+/**
+ * Packs into a folder of its own, then renames it into place (a concurrent file packs too), and
+ * removes the releases of earlier builds.
+ */
 function pack(dir: string): void {
   const scratch = `${dir}.${process.pid}`;
   const run = spawnSync(
@@ -81,6 +85,13 @@ function pack(dir: string): void {
     if (!existsSync(path.join(dir, 'SHA256SUMS'))) throw error;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+  const cache = path.dirname(dir);
+  for (const name of readdirSync(cache)) {
+    // Another file's scratch folder ends in its PID: it renames it into place itself.
+    if (name !== path.basename(dir) && !/\.\d+$/.test(name)) {
+      rmSync(path.join(cache, name), { recursive: true, force: true });
+    }
   }
 }
 
