@@ -25,4 +25,7 @@ await build({
 });
 
 // The project's one changelog goes into the .vsix (vsce takes it only from inside this folder).
-copyFileSync(new URL('../../CHANGELOG.md', import.meta.url), new URL('dist/CHANGELOG.md', import.meta.url));
+copyFileSync(
+  new URL('../../CHANGELOG.md', import.meta.url),
+  new URL('dist/CHANGELOG.md', import.meta.url),
+);
