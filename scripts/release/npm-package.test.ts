@@ -40,6 +40,14 @@ test('the npm package, installed globally from its tarball', { skip: !release },
     assert.equal(stdout, `${release!.version}\n`);
   });
 
+  await t.test('every command loads from the package', () => {
+    for (const command of ['serve', 'bridge', 'lsp', 'env', 'doctor', 'check']) {
+      const { stdout, stderr, status } = run(command, '--help');
+      assert.equal(status, 0, `tandem ${command} --help: ${stderr}`);
+      assert.match(stdout, new RegExp(`tandem ${command}`), command);
+    }
+  });
+
   await t.test('tandem doctor explains an empty folder, naming the command as `tandem`', () => {
     const { stdout, status } = run('doctor');
     assert.equal(status, 1, stdout); // nothing connects: no editor has the folder
