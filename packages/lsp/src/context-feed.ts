@@ -12,13 +12,15 @@ type ContextEvents = Pick<EditorEvents, 'fileOpened' | 'fileClosed' | 'cursorCha
  * as the cursor moves. The document of the latest one is the active file.
  */
 export class ContextFeed {
-  /** The latest selection, so that a request at its end (a highlight) does not end it. */
-  private selection: { uri: string; range: Range } | undefined;
-
   constructor(
     private readonly events: ContextEvents,
     private readonly documents: OpenDocuments,
     private readonly isProposal: (uri: string) => boolean,
+    /**
+     * Whether the editor's cursor is a one-character selection (Kakoune's is): such a range is
+     * the cursor, on that character, and no selection.
+     */
+    private readonly cursorIsACharacter = false,
   ) {}
 
   opened(uri: string): void {
@@ -31,12 +33,11 @@ export class ContextFeed {
     if (path !== undefined) this.events.fileClosed(path);
   }
 
-  /** A request at one position (`hover`, `documentHighlight`, `signatureHelp`). */
+  /**
+   * A request at one position (`hover`, `documentHighlight`, `signatureHelp`). The clients that
+   * send one with the selection's range too send it after this one, as the cursor settles.
+   */
   cursorAt(uri: string, position: Position): void {
-    const kept = this.selection;
-    if (kept?.uri === uri && (same(kept.range.end, position) || same(kept.range.start, position))) {
-      return;
-    }
     this.report(uri, { start: position, end: position });
   }
 
@@ -48,19 +49,19 @@ export class ContextFeed {
   private report(uri: string, range: Range): void {
     const path = this.userFile(uri);
     if (path === undefined) return;
-    const selectedText = this.documents.textIn(uri, range);
-    this.selection = selectedText === undefined ? undefined : { uri, range };
-    const cursor = this.documents.enginePosition(uri, range.end);
+    let selectedText = this.documents.textIn(uri, range);
+    let head = range.end;
+    if (this.cursorIsACharacter && selectedText !== undefined && [...selectedText].length === 1) {
+      selectedText = undefined;
+      head = range.start;
+    }
+    const cursor = this.documents.enginePosition(uri, head);
     this.events.cursorChanged(path, cursor.line, cursor.character, selectedText);
   }
 
   private userFile(uri: string): string | undefined {
     return this.isProposal(uri) ? undefined : filePath(uri);
   }
-}
-
-function same(a: Position, b: Position): boolean {
-  return a.line === b.line && a.character === b.character;
 }
 
 function isFileOnDisk(path: string): boolean {

@@ -14,13 +14,16 @@ const KNOWN_EDITORS: { part: string; name: string; displayName: string }[] = [
   { part: 'neovim', name: 'neovim', displayName: 'Neovim' },
   { part: 'eglot', name: 'emacs', displayName: 'Emacs' },
   { part: 'emacs', name: 'emacs', displayName: 'Emacs' },
-  { part: 'lsp4ij', name: 'jetbrains', displayName: 'JetBrains IDE' },
   { part: 'intellij', name: 'jetbrains', displayName: 'IntelliJ IDEA' },
   { part: 'pycharm', name: 'jetbrains', displayName: 'PyCharm' },
   { part: 'webstorm', name: 'jetbrains', displayName: 'WebStorm' },
   { part: 'goland', name: 'jetbrains', displayName: 'GoLand' },
   { part: 'rustrover', name: 'jetbrains', displayName: 'RustRover' },
   { part: 'clion', name: 'jetbrains', displayName: 'CLion' },
+  { part: 'phpstorm', name: 'jetbrains', displayName: 'PhpStorm' },
+  { part: 'rubymine', name: 'jetbrains', displayName: 'RubyMine' },
+  { part: 'rider', name: 'jetbrains', displayName: 'Rider' },
+  { part: 'android studio', name: 'jetbrains', displayName: 'Android Studio' },
   { part: 'kate', name: 'kate', displayName: 'Kate' },
 ];
 

@@ -124,11 +124,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
       ['Tandem: send the selection to the CLIs'],
     );
     await gemini.waitForContext((c) => activeFile(c)?.selectedText === 'a😀b 文');
-    // A highlight at the selection's end keeps it; one elsewhere ends it.
-    await editor.request('textDocument/documentHighlight', {
-      textDocument: { uri },
-      position: range.end,
-    });
+    // A request at one position is the cursor alone: the selection has ended.
     await editor.request('textDocument/documentHighlight', {
       textDocument: { uri },
       position: editor.position(uri, 1, 3),

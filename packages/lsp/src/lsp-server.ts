@@ -29,6 +29,11 @@ import { Proposals } from './proposals.js';
 
 /** How often the editor's process is looked for: gone, the server ends within 1.5 s. */
 const EDITOR_WATCH_MS = 500;
+/**
+ * How long an editor may take to open a proposal. Some never answer a request they do not
+ * know (Zed logs it): past this, the diff goes to the review page.
+ */
+const SHOW_DOCUMENT_TIMEOUT_MS = 1500;
 
 /** What lives from `initialize` to the stop. */
 interface Session {
@@ -180,7 +185,12 @@ export class LspServer {
           log: this.log,
         });
         proposals.answerTo(engine);
-        const feed = new ContextFeed(engine, documents, (uri) => proposals.isProposal(uri));
+        const feed = new ContextFeed(
+          engine,
+          documents,
+          (uri) => proposals.isProposal(uri),
+          editor.name === 'kakoune',
+        );
         return { engine, documents, proposals, feed, workspaceFolders };
       } catch (error) {
         await rm(folder, { recursive: true, force: true });
@@ -240,16 +250,26 @@ export class LspServer {
     return {
       showDocument: async (uri: string, line: number) => {
         const start = { line, character: 0 };
+        let timer: NodeJS.Timeout | undefined;
+        const unanswered = new Promise<false>((resolve) => {
+          timer = setTimeout(() => {
+            this.log.warn(`no answer to window/showDocument within ${SHOW_DOCUMENT_TIMEOUT_MS} ms`);
+            resolve(false);
+          }, SHOW_DOCUMENT_TIMEOUT_MS);
+        });
+        const shown = connection.window
+          .showDocument({ uri, takeFocus: true, selection: { start, end: start } })
+          .then(
+            (result) => result.success,
+            (error: unknown) => {
+              this.log.warn(`window/showDocument failed: ${describe(error)}`);
+              return false;
+            },
+          );
         try {
-          const result = await connection.window.showDocument({
-            uri,
-            takeFocus: true,
-            selection: { start, end: start },
-          });
-          return result.success;
-        } catch (error) {
-          this.log.warn(`window/showDocument failed: ${describe(error)}`);
-          return false;
+          return await Promise.race([shown, unanswered]);
+        } finally {
+          clearTimeout(timer);
         }
       },
       publishDiagnostics: (

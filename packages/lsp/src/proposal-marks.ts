@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { DiffRequest } from '@tandem/core';
 import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
 import { hunksBetween, type Hunk } from './hunks.js';
@@ -27,15 +28,24 @@ export function pendingMarks(
   const lines = diff.newContent.split(/\r?\n/);
   const name = path.basename(diff.filePath);
   const what = diff.oldContent === null ? `a new file ${name}` : `a change to ${name}`;
-  const marks: Diagnostic[] = [
-    mark(
-      lineRange(lines, 0, 1, encoding),
-      DiagnosticSeverity.Information,
-      `${diff.client.name} proposes ${what}: save this proposal to accept it (with your edits), ` +
-        'close it without saving to reject it.',
-      PENDING_CODE,
-    ),
+  const pending = mark(
+    lineRange(lines, 0, 1, encoding),
+    DiagnosticSeverity.Information,
+    `${diff.client.name} proposes ${what}: save this proposal to accept it (with your edits), ` +
+      'close it without saving to reject it.',
+    PENDING_CODE,
+  );
+  // A link to the file the proposal is for, where editors show one.
+  pending.relatedInformation = [
+    {
+      location: {
+        uri: pathToFileURL(diff.filePath).href,
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      },
+      message: `the file this proposal is for: ${diff.filePath}`,
+    },
   ];
+  const marks: Diagnostic[] = [pending];
   if (unsavedInEditor) {
     marks.push(
       mark(

@@ -16,6 +16,7 @@ export { rawRequest, type RawReply, type RawRequest } from './raw-http.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export * from './lsp/lsp-editor.js';
+export * from './lsp/replay-driver.js';
 export { ReviewPage, type PageReview } from './review-page-api.js';
 export { chromiumMissing, launchChromium } from './chromium.js';
 export { pngSize } from './png.js';

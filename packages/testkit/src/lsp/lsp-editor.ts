@@ -16,6 +16,7 @@ import {
   type InitializeParams,
   type InitializeResult,
   type ProtocolConnection,
+  ResponseError,
   type Range,
   type ShowDocumentParams,
   type ShowMessageRequestParams,
@@ -31,8 +32,8 @@ export function unitLength(text: string, encoding: PositionEncoding): number {
   return encoding === 'utf-16' ? text.length : [...text].length;
 }
 
-/** How the editor answers `window/showDocument`. */
-export type ShowDocumentBehaviour = 'opens' | 'fails' | 'errors';
+/** How the editor answers `window/showDocument` (`ignores`: never). */
+export type ShowDocumentBehaviour = 'opens' | 'fails' | 'errors' | 'ignores';
 
 export interface LspEditorOptions {
   env: NodeJS.ProcessEnv;
@@ -169,17 +170,25 @@ export class LspEditor {
     );
   }
 
-  /** Runs the code action titled like `title` at `range` of `uri`. */
-  async runCodeAction(uri: string, range: Range, title: RegExp): Promise<unknown> {
+  /**
+   * Runs the code action titled like `title` at `range` of `uri`; an error it answers is shown
+   * as a message, as editors show it.
+   */
+  async runCodeAction(uri: string, range: Range, title: RegExp): Promise<void> {
     const actions = await this.codeActions(uri, range);
     const action = actions.find((candidate) => title.test(candidate.title));
     if (!action?.command) {
       throw new Error(`no code action ${title} among ${actions.map((a) => a.title).join(', ')}`);
     }
-    return this.request('workspace/executeCommand', {
-      command: action.command.command,
-      arguments: action.command.arguments,
-    });
+    try {
+      await this.request('workspace/executeCommand', {
+        command: action.command.command,
+        arguments: action.command.arguments,
+      });
+    } catch (error) {
+      if (!(error instanceof ResponseError)) throw error;
+      this.messages.push(error.message);
+    }
   }
 
   /** Sends `shutdown`, then `exit`, as an editor that quits; resolves with the exit status. */
@@ -215,6 +224,7 @@ export class LspEditor {
     const behaviour = this.showDocumentBehaviour;
     if (behaviour === 'errors') throw new Error('window/showDocument is not supported');
     if (behaviour === 'fails') return { success: false };
+    if (behaviour === 'ignores') return new Promise<never>(() => undefined);
     if (!this.documents.has(params.uri)) await this.open(fileURLToPath(params.uri));
     return { success: true };
   }

@@ -1,0 +1,8 @@
+/**
+ * This editor cannot run here: its replay (./kakoune-lsp.ts) goes through the adapter conformance
+ * suite, sent to a real `tandem lsp` and judged by the real Gemini CLI and Qwen Code clients.
+ */
+import { replayDriver, runAdapterConformance } from '@tandem/testkit';
+import { kakouneLsp } from './kakoune-lsp.js';
+
+runAdapterConformance(replayDriver(kakouneLsp));
