@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -386,6 +386,35 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     await diff.opened;
     assert.deepEqual(await diff.result, { status: 'rejected' });
     assert.ok(editor.messages.some((message) => message.includes('rejected-on-page.txt')));
+  });
+});
+
+describe('tandem lsp: the workspace', () => {
+  test('folders added and removed reach the discovery files', async () => {
+    const sandbox = new Sandbox();
+    const second = path.join(sandbox.root, 'second');
+    mkdirSync(second);
+    const editor = await startEditor(sandbox, ['utf-16']);
+    const workspacePath = () => {
+      const file = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+      if (!file) return undefined;
+      return JSON.parse(readFileSync(file, 'utf8')) as { workspacePath: string };
+    };
+    try {
+      assert.equal(workspacePath()?.workspacePath, sandbox.workspace);
+      await editor.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
+        event: {
+          added: [{ uri: uriOf(second), name: 'second' }],
+          removed: [{ uri: uriOf(sandbox.workspace), name: 'workspace' }],
+        },
+      });
+      await waitFor('the new folder in the discovery file', () =>
+        workspacePath()?.workspacePath === second ? true : undefined,
+      );
+    } finally {
+      await editor.kill();
+      sandbox.remove();
+    }
   });
 });
 
