@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { chown, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { initializeRequest, MAX_ANSWER_BYTES } from '@tandem/core';
 import {
   BridgeEditor,
+  idleSockets,
   needsRoot,
   realClientIn,
   Sandbox,
@@ -296,18 +297,11 @@ describe('tandem bridge under a small descriptor limit', () => {
   it('150 idle connections under a limit of 128 descriptors do not lock a real client out', async () => {
     const sandbox = new Sandbox();
     const bridge = limitedBridge(sandbox, 128);
-    const sockets: Socket[] = [];
+    let sockets: Socket[] = [];
     try {
       const reply = await bridge.request('initialize', initializeParams(sandbox));
       const { port } = reply.result as Started;
-      for (let i = 0; i < 150; i++) {
-        const socket = connect(port, '127.0.0.1');
-        socket.on('error', () => undefined);
-        sockets.push(socket);
-      }
-      await waitFor('the idle connections to be made', () =>
-        sockets.every((s) => s.readyState !== 'opening') ? true : undefined,
-      );
+      sockets = await idleSockets(port, 150);
       const gemini = await realClientIn(sandbox, 'gemini');
       try {
         const state = await gemini.connect();

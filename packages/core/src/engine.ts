@@ -13,6 +13,7 @@ import type {
   EditorPort,
 } from './editor-port.js';
 import { MAX_PROPOSAL_BYTES } from './editor-port.js';
+import type { ConnectionCap } from './http/connection-cap.js';
 import { McpListener } from './http/mcp-listener.js';
 import { newSecret } from './http/secret.js';
 import { silentLogger, type Logger } from './log.js';
@@ -35,6 +36,8 @@ export interface EngineOptions {
   allowContainerHost?: boolean;
   /** The largest request body accepted (default `MAX_PROPOSAL_BYTES`, 64 MiB). */
   maxBodyBytes?: number;
+  /** The connections of the whole process, when it runs other servers too (`tandem serve`). */
+  connections?: ConnectionCap;
   /**
    * At most one context update per this window (default 50 ms): the first editor event after a
    * quiet moment is sent at once, the rest of the window's events as one trailing update.
@@ -102,6 +105,7 @@ export class Engine implements EditorEvents {
       token: this.token,
       allowContainerHost: options.allowContainerHost ?? false,
       maxBodyBytes: options.maxBodyBytes ?? MAX_PROPOSAL_BYTES,
+      connections: options.connections,
       log: this.log,
       handle: (request, body, reply) => this.sessions.route(request, body, reply),
     });

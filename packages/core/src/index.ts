@@ -74,6 +74,7 @@ export {
   MAX_DISCOVERY_FILE_BYTES,
   readSmallRegularFile,
 } from './discovery/safe-folder.js';
+export { ConnectionCap } from './http/connection-cap.js';
 export { newSecret, secretMatches } from './http/secret.js';
 export { listenOnLoopback, loopbackHosts, readBodyWithin } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';

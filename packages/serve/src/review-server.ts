@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listenOnLoopback, MAX_ANSWER_BYTES, readBodyWithin } from '@tandem/core';
+import { ConnectionCap, listenOnLoopback, MAX_ANSWER_BYTES, readBodyWithin } from '@tandem/core';
 import { ReviewAccess, SECRET_HEADER, TOKEN_HEADER } from './review-access.js';
 import { PageFiles } from './page-files.js';
 import type { ReviewEvent, ReviewSnapshot } from './review-protocol.js';
@@ -21,6 +21,8 @@ export interface ReviewServerOptions {
   maxBodyBytes?: number;
   /** A page traded the URL's secret: the one printed URL no longer opens; this one does. */
   secretUsed?: (nextUrl: string) => void;
+  /** The connections of the whole process, shared with its companion (default: its own). */
+  connections?: ConnectionCap;
   log: { warn(message: string): void; error(message: string): void };
 }
 
@@ -56,6 +58,10 @@ export class ReviewServer {
     this.page = new PageFiles(options.pageDir);
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
     server.on('request', (request, response) => void this.handle(request, response));
+    // The page's connections, which showed its token, give way last.
+    (options.connections ?? new ConnectionCap()).guard(server, (request) =>
+      this.access.isPageToken(header(request, TOKEN_HEADER)),
+    );
   }
 
   static async start(options: ReviewServerOptions): Promise<ReviewServer> {

@@ -19,7 +19,17 @@ import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { type CommandIO } from '@tandem/command';
-import { chromiumMissing, launchChromium, needShell, Sandbox, waitFor } from '@tandem/testkit';
+import {
+  chromiumMissing,
+  idleSockets,
+  launchChromium,
+  needShell,
+  realClientIn,
+  Sandbox,
+  waitFor,
+  type RealClient,
+} from '@tandem/testkit';
+import type { Socket } from 'node:net';
 import { serveCommand } from './serve-command.js';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
 import { listenOnLoopback } from '@tandem/core';
@@ -177,6 +187,23 @@ describe('tandem serve: the process', () => {
       assert.equal(out.trim(), folder);
     });
   }
+
+  test('1,000 idle sockets on the review port, under a limit of 128 descriptors, do not lock a real client out', async () => {
+    const sandbox = new Sandbox();
+    let sockets: Socket[] = [];
+    let gemini: RealClient | undefined;
+    try {
+      serve = await startServe([], { cwd: sandbox.workspace, env: sandbox.env(), openFiles: 128 });
+      sockets = await idleSockets(Number(new URL(serve.url).port), 1000);
+      gemini = await realClientIn(sandbox, 'gemini');
+      const state = await gemini.connect();
+      assert.equal(state.status, 'connected', state.details);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await gemini?.kill();
+      sandbox.remove();
+    }
+  });
 
   test('a port in use is a clear error', async () => {
     serve = await startServe([], { cwd: workspace, env });

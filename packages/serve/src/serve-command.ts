@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { realpath } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
+  ConnectionCap,
   Engine,
   stderrLogger,
   TANDEM_VERSION,
@@ -80,6 +81,9 @@ async function serveUntilStopped(
   io: CommandIO,
 ): Promise<number> {
   const queue = new ReviewQueue(log);
+  // Both servers draw on one budget of descriptors: idle sockets on the page's port, which
+  // anyone may open, must not lock the CLIs out of the companion's.
+  const connections = new ConnectionCap();
   let server: ReviewServer;
   let opened: OpenedPage | undefined;
   try {
@@ -88,6 +92,7 @@ async function serveUntilStopped(
       pageDir,
       workspaceFolders: [options.folder],
       port: options.port,
+      connections,
       // A spent URL (seen in a history) opens nothing; the file --open forwarded it with goes.
       secretUsed: (nextUrl) => {
         void opened?.remove();
@@ -110,6 +115,7 @@ async function serveUntilStopped(
       },
       frontend: queue,
       workspaceFolders: [options.folder],
+      connections,
       // The CLIs run in terminals of the user's own: the warnings say what those need.
       ownTerminals: false,
       tandemCommand: await tandemCommandFor(process.argv[1], io.env),

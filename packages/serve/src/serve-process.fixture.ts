@@ -18,12 +18,20 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs `tandem serve ARGS` in `cwd` and resolves once it printed its URL. */
+/**
+ * Runs `tandem serve ARGS` in `cwd` and resolves once it printed its URL; `openFiles` limits its
+ * file descriptors.
+ */
 export async function startServe(
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  options: { cwd: string; env: NodeJS.ProcessEnv; openFiles?: number },
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+  const argv = [process.execPath, '--import', TSX, ENTRY, ...args];
+  const [program, ...rest] =
+    options.openFiles === undefined
+      ? argv
+      : ['sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...argv];
+  const child = spawn(program!, rest, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

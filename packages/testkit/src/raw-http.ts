@@ -1,4 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { waitFor } from './wait.js';
 
 export interface RawReply {
   status: number;
@@ -45,4 +47,18 @@ export function rawRequest(port: number, options: RawRequest = {}): Promise<RawR
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/**
+ * `count` connections to 127.0.0.1:`port` that never send a byte, as anyone on the machine can
+ * open them; resolves once each is made (or refused). Destroy them when done.
+ */
+export async function idleSockets(port: number, count: number): Promise<Socket[]> {
+  const sockets = Array.from({ length: count }, () =>
+    connect(port, '127.0.0.1').on('error', () => undefined),
+  );
+  await waitFor('the idle connections to be made', () =>
+    sockets.every((socket) => socket.readyState !== 'opening') ? true : undefined,
+  );
+  return sockets;
 }

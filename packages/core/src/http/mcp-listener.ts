@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
+import { ConnectionCap } from './connection-cap.js';
 import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
 import { listenOnLoopback, readBodyWithin } from './loopback.js';
 
@@ -17,8 +17,8 @@ export interface McpListenerOptions {
   token: string;
   allowContainerHost: boolean;
   maxBodyBytes: number;
-  /** The most connections held at once (default: half the process's file descriptors). */
-  maxConnections?: number;
+  /** The connections the process holds (default: a cap of this listener's own). */
+  connections?: ConnectionCap;
   log: Logger;
   handle: McpRequestHandler;
 }
@@ -36,22 +36,8 @@ export class McpListener {
   private guard: GuardOptions | undefined;
   /** Responses still being written, so that closing lets their last bytes out. */
   private readonly inFlight = new Set<Promise<void>>();
-  /**
-   * Every open connection, oldest first: how many of its requests are under way, and whether it
-   * has carried a request with the token.
-   */
-  private readonly connections = new Map<Socket, { requests: number; trusted: boolean }>();
-  private readonly maxConnections: number;
-
   constructor(private readonly options: McpListenerOptions) {
-    this.maxConnections = options.maxConnections ?? connectionLimit();
     this.server = createServer((req, res) => {
-      const connection = this.connections.get(req.socket);
-      if (connection) {
-        connection.requests += 1;
-        connection.trusted ||= this.guard !== undefined && !checkRequest(req.headers, this.guard);
-        res.once('close', () => (connection.requests -= 1));
-      }
       this.serve(req, res).catch((error: unknown) => {
         options.log.error(`request failed: ${String(error)}`);
         if (!res.headersSent) sendJsonRpcError(res, 500, -32603, 'Internal error');
@@ -59,27 +45,12 @@ export class McpListener {
       });
     });
     this.server.on('clientError', (_error, socket) => socket.destroy());
-    this.server.on('connection', (socket: Socket) => this.admit(socket));
+    // A connection that carried the token gives way last.
+    (options.connections ?? new ConnectionCap()).guard(
+      this.server,
+      (req) => this.guard !== undefined && !checkRequest(req.headers, this.guard),
+    );
     this.server.headersTimeout = HEADERS_TIMEOUT_MS;
-  }
-
-  /**
-   * Keeps the connections within the limit, so that idle ones (opened by anyone on this machine,
-   * no token needed) can never use up the process's file descriptors and lock a CLI out: when
-   * full, the oldest connection with no request under way makes room, one that never showed the
-   * token first (a CLI's idle keep-alive connection only when there is no other); a CLI's open
-   * stream is never cut for a newcomer.
-   */
-  private admit(socket: Socket): void {
-    if (this.connections.size >= this.maxConnections) {
-      const idle = [...this.connections].filter(([, { requests }]) => requests === 0);
-      const victim = (idle.find(([, { trusted }]) => !trusted) ?? idle[0])?.[0];
-      if (!victim) return void socket.destroy();
-      this.connections.delete(victim);
-      victim.destroy();
-    }
-    this.connections.set(socket, { requests: 0, trusted: false });
-    socket.once('close', () => this.connections.delete(socket));
   }
 
   get port(): number {
@@ -195,21 +166,4 @@ function sendJsonRpcError(
     ...(closeConnection ? { Connection: 'close' } : {}),
   });
   res.end(body);
-}
-
-/**
- * Half of the process's limit of open files (the other half for everything else it opens),
- * between 16 and 1024; 256 where the limit cannot be read.
- */
-function connectionLimit(): number {
-  let soft = 512;
-  try {
-    const line = /^Max open files\s+(\d+|unlimited)/m.exec(
-      readFileSync('/proc/self/limits', 'utf8'),
-    );
-    if (line?.[1] && line[1] !== 'unlimited') soft = Number(line[1]);
-  } catch {
-    // Not Linux: the default above.
-  }
-  return Math.min(1024, Math.max(16, Math.floor(soft / 2)));
 }

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { memoryLogger, rawRequest, waitFor } from '@tandem/testkit';
+import { ConnectionCap } from './connection-cap.js';
 import { McpListener } from './mcp-listener.js';
 
 const TOKEN = 'a'.repeat(43);
@@ -12,7 +13,7 @@ test('idle connections beyond the limit make room for a CLI; a CLI’s stream an
     token: TOKEN,
     allowContainerHost: false,
     maxBodyBytes: 1024,
-    maxConnections: 4,
+    connections: new ConnectionCap(4),
     log: memoryLogger(),
     // A GET is a CLI's event stream, open until it leaves; a POST is answered at once.
     handle: async (incoming, _body, reply) => {
