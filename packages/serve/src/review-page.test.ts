@@ -492,6 +492,20 @@ describe('review page in Chromium', { skip: missing }, () => {
       assert.deepEqual(await diff.result, { status: 'accepted', content: 'export {};\n' });
     });
 
+    test('a right-to-left override in a file name is shown as an escape, not obeyed: no .js reads as .png', async () => {
+      const diff = await propose(gemini, 'rtl-\u202egnp.js');
+      const name = page.locator('.review .path .name');
+      await name.waitFor();
+      assert.equal(await name.textContent(), 'rtl-\\u202egnp.js');
+      assert.equal(
+        await page.locator('.review .path').getAttribute('title'),
+        `${workspace}/rtl-\\u202egnp.js`,
+      );
+      await proposed().click();
+      await page.keyboard.press('Control+Shift+Backspace');
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+    });
+
     test('the page works under another host name (relative URLs only)', async () => {
       const url = new URL(server.url);
       url.hostname = 'localhost';

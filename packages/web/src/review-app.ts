@@ -1,5 +1,5 @@
 import { h } from './dom.js';
-import { displayPath } from './paths.js';
+import { displayPath, visibleText } from './paths.js';
 import type {
   ClosedNotice,
   OutcomeNotice,
@@ -223,7 +223,7 @@ export class ReviewApp {
     const { directory, name } = displayPath(review.filePath, this.workspaceFolders);
     const button = h(
       'button',
-      { type: 'button', class: 'queue-item', title: review.filePath },
+      { type: 'button', class: 'queue-item', title: visibleText(review.filePath) },
       h(
         'span',
         { class: 'queue-file' },

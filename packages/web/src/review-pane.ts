@@ -5,7 +5,7 @@ import { DraftSync, type DraftState } from './draft-sync.js';
 import { h, icon } from './dom.js';
 import { originalSide, proposedSide } from './editor-setup.js';
 import { languageOf } from './language.js';
-import { displayPath } from './paths.js';
+import { displayPath, visibleText } from './paths.js';
 import type { Review } from '@tandem/serve/review-protocol';
 import type { AnswerResult } from './review-api.js';
 import { shortcutKeys, type Shortcut } from './shortcuts.js';
@@ -51,7 +51,7 @@ export class ReviewPane {
         { class: 'review-title' },
         h(
           'h2',
-          { class: 'path', title: review.filePath },
+          { class: 'path', title: visibleText(review.filePath) },
           h('span', { class: 'dir' }, ...breakableAfterSlashes(directory)),
           h('span', { class: 'name' }, name),
         ),
