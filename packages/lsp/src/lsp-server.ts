@@ -101,8 +101,9 @@ export class LspServer {
       clearInterval(this.editorWatch);
       this.log.info(`stopping: ${reason}`);
       const session = this.session ?? (await this.starting?.catch(() => undefined));
-      await session?.engine.stop();
-      await session?.proposals.dispose();
+      // Whatever fails here, the rest still runs and the server still ends.
+      await session?.engine.stop().catch((error) => this.fail(error));
+      await session?.proposals.dispose().catch((error) => this.fail(error));
     })();
     return this.stopping;
   }
@@ -154,7 +155,9 @@ export class LspServer {
         const removed = new Set(event.removed.map((folder) => filePath(folder.uri)));
         const added = event.added.flatMap((folder) => filePath(folder.uri) ?? []);
         s.workspaceFolders = [...s.workspaceFolders.filter((f) => !removed.has(f)), ...added];
-        void realFolders(s.workspaceFolders).then((folders) => s.engine.workspaceChanged(folders));
+        void realFolders(s.workspaceFolders)
+          .then((folders) => s.engine.workspaceChanged(folders))
+          .catch((error) => this.fail(error));
       }),
     );
   }
@@ -275,9 +278,11 @@ export class LspServer {
       publishDiagnostics: (
         uri: string,
         diagnostics: Parameters<Connection['sendDiagnostics']>[0]['diagnostics'],
-      ) => void connection.sendDiagnostics({ uri, diagnostics }),
+      ) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined),
       showMessage: (type: number, message: string) =>
-        void connection.sendNotification('window/showMessage', { type, message }),
+        void connection
+          .sendNotification('window/showMessage', { type, message })
+          .catch(() => undefined),
       ask: async (message: string, actions: string[]) => {
         const picked = await connection.window.showInformationMessage(
           message,
@@ -285,7 +290,7 @@ export class LspServer {
         );
         return picked?.title;
       },
-      tell: (message: string) => void connection.window.showErrorMessage(message),
+      tell: (message: string) => connection.window.showErrorMessage(message),
     };
   }
 

@@ -125,7 +125,7 @@ export class Proposals implements EditorPort {
     if (this.pageOnly.delete(id)) return this.page.close(id, closing);
     const proposal = this.byId.get(id);
     if (!proposal) throw new Error(`Diff ${id} is not open`);
-    if (this.page.has(id)) void this.page.close(id);
+    this.page.withdraw(id);
     const text = this.documents.text(proposal.uri) ?? proposal.diff.newContent;
     proposal.pending = false;
     const edited = text !== proposal.diff.newContent;
@@ -239,7 +239,7 @@ export class Proposals implements EditorPort {
 
   private settle(proposal: Proposal, message: string): void {
     proposal.pending = false;
-    if (this.page.has(proposal.diff.id)) void this.page.close(proposal.diff.id);
+    this.page.withdraw(proposal.diff.id);
     if (this.byUri.has(proposal.uri))
       this.editor.publishDiagnostics(proposal.uri, answeredMark(message));
   }

@@ -40,7 +40,11 @@ export class ReviewFallback {
     const { queue, server } = await this.start();
     await queue.showDiff(diff);
     this.onPage.add(diff.id);
-    if (announce) void this.announce(diff, server.url);
+    if (announce) {
+      void this.announce(diff, server.url).catch((error) =>
+        this.log.error(`announcing ${diff.filePath}: ${describe(error)}`),
+      );
+    }
   }
 
   /** The URL that opens the page now (each URL opens one page). */
@@ -48,15 +52,25 @@ export class ReviewFallback {
     return (await this.start()).server.url;
   }
 
-  /** Closes the diff's review (the CLI closed it, or the editor answered it). */
-  async close(id: string, closing?: DiffClosing): Promise<string> {
+  /** Closes the diff's review (the CLI closed it); resolves with the page's text. */
+  async close(id: string, closing: DiffClosing): Promise<string> {
     const { queue } = await this.start();
     this.onPage.delete(id);
     return queue.closeDiff(id, closing);
   }
 
+  /** Takes the diff off the page, if it is there (the editor answered it). */
+  withdraw(id: string): void {
+    if (!this.onPage.delete(id)) return;
+    void this.page
+      ?.then(({ queue }) => queue.closeDiff(id))
+      .catch((error) => this.log.warn(`withdrawing diff ${id}: ${describe(error)}`));
+  }
+
   outcome(id: string, notice: DiffOutcomeNotice): void {
-    void this.page?.then(({ queue }) => queue.diffOutcome(id, notice));
+    void this.page
+      ?.then(({ queue }) => queue.diffOutcome(id, notice))
+      .catch((error) => this.log.warn(`telling the page of diff ${id}: ${describe(error)}`));
   }
 
   /** Accepts with the text the page holds (the user may have edited it there). */
@@ -113,4 +127,8 @@ export class ReviewFallback {
     const answer = picked === ACCEPT ? await this.accept(diff.id) : await this.reject(diff.id);
     if (!answer.ok) this.announcer.tell(answer.message);
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
