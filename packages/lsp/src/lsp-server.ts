@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { Engine, isProcessAlive, tandemCommandFor, type Logger } from '@tandem/core';
+import { ConnectionCap, Engine, isProcessAlive, tandemCommandFor, type Logger } from '@tandem/core';
 import {
   createConnection,
   DidChangeWorkspaceFoldersNotification,
@@ -171,12 +171,15 @@ export class LspServer {
       const workspaceFolders = await realFolders(workspaceFrom(params, process.cwd()));
       const documents = new OpenDocuments(encoding);
       const folder = await mkdtemp(path.join(tmpdir(), 'tandem-lsp-'));
+      // The companion and the review page draw on one budget of descriptors: idle sockets on
+      // the page's port, which anyone may open, must not lock the CLIs out.
+      const connections = new ConnectionCap();
       const proposals = new Proposals(
         folder,
         this.editorSide(),
         documents,
         encoding,
-        workspaceFolders,
+        { workspaceFolders, connections },
         this.log,
       );
       try {
@@ -184,6 +187,7 @@ export class LspServer {
           editor,
           frontend: proposals,
           workspaceFolders,
+          connections,
           tandemCommand: await tandemCommandFor(process.argv[1], process.env),
           log: this.log,
         });

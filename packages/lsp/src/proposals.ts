@@ -15,7 +15,7 @@ import type { OpenDocuments } from './documents.js';
 import { filePath } from './editor-identity.js';
 import { answeredMark, pendingMarks } from './proposal-marks.js';
 import type { PositionEncoding } from './positions.js';
-import { ReviewFallback, type PageAnnouncer } from './review-fallback.js';
+import { ReviewFallback, type PageAnnouncer, type PageSettings } from './review-fallback.js';
 
 /** What the proposals ask of the editor, through its LSP client. */
 export interface ProposalEditor extends PageAnnouncer {
@@ -59,11 +59,12 @@ export class Proposals implements EditorPort {
     private readonly editor: ProposalEditor,
     private readonly documents: OpenDocuments,
     private readonly encoding: PositionEncoding,
-    workspaceFolders: string[],
+    /** What the review page needs: the folders it shows, the process's connection budget. */
+    page: PageSettings,
     private readonly log: Logger,
   ) {
     this.page = new ReviewFallback(
-      workspaceFolders,
+      page,
       editor,
       () => this.engine(),
       (id) => this.answeredOnPage(id),

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import type { DiffAnswer, DiffClosing, DiffOutcomeNotice, DiffRequest, Logger } from '@tandem/core';
+import type {
+  ConnectionCap,
+  DiffAnswer,
+  DiffClosing,
+  DiffOutcomeNotice,
+  DiffRequest,
+  Logger,
+} from '@tandem/core';
 import { ReviewQueue, ReviewServer, reviewPageDir, type DiffAnswers } from '@tandem/serve';
 
 /** What the review page asks of the editor, through its LSP client. */
@@ -8,6 +15,12 @@ export interface PageAnnouncer {
   ask(message: string, actions: string[]): Promise<string | undefined>;
   /** `window/showMessage`, as an error. */
   tell(message: string): void;
+}
+
+/** The review page's folders, and the connection budget it shares with the companion. */
+export interface PageSettings {
+  workspaceFolders: string[];
+  connections: ConnectionCap;
 }
 
 const ACCEPT = 'Accept';
@@ -23,7 +36,7 @@ export class ReviewFallback {
   private readonly onPage = new Set<string>();
 
   constructor(
-    private readonly workspaceFolders: string[],
+    private readonly settings: PageSettings,
     private readonly announcer: PageAnnouncer,
     private readonly answers: () => DiffAnswers,
     /** A diff was answered on the page (or by an announcement's action). */
@@ -104,7 +117,8 @@ export class ReviewFallback {
       const server = await ReviewServer.start({
         queue,
         pageDir,
-        workspaceFolders: this.workspaceFolders,
+        workspaceFolders: this.settings.workspaceFolders,
+        connections: this.settings.connections,
         log: this.log,
       });
       this.log.info(`the review page listens on 127.0.0.1:${server.port}`);
