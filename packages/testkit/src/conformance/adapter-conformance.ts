@@ -281,22 +281,28 @@ function describeDiffs(driver: AdapterDriver): void {
       await waitForNoView(scene.editor, fromQwen.filePath);
     });
 
-    test("an emptied proposal is not accepted: the engine's reason is shown, the view stays", async () => {
-      const { filePath, diff } = await propose('gemini', 'alpha\n', 'ALPHA\n');
-      await scene.editor.editProposal(filePath, '');
-      const before = await scene.editor.messages();
-      await scene.editor.accept(filePath, driver.gestures.accept[0] as string);
-      await waitFor("the engine's reason among the messages", async () => {
-        const shown = (await scene.editor.messages()).slice(before.length);
-        return /empty/i.test(shown) ? true : undefined;
-      });
-      assert.ok(viewOf(await scene.editor.diffViews(), filePath), 'the view is still shown');
-      assert.equal(await stillOpen(diff), true, 'the CLI got no answer');
-      // The first reject gesture also rejects an edited proposal.
-      await scene.editor.reject(filePath, driver.gestures.reject[0] as string);
-      assert.deepEqual(await diff.result, { status: 'rejected' });
-      await waitForNoView(scene.editor, filePath);
-    });
+    test(
+      "an emptied proposal is not accepted: the engine's reason is shown, the view stays",
+      {
+        skip: driver.cannot?.emptiedAccept,
+      },
+      async () => {
+        const { filePath, diff } = await propose('gemini', 'alpha\n', 'ALPHA\n');
+        await scene.editor.editProposal(filePath, '');
+        const before = await scene.editor.messages();
+        await scene.editor.accept(filePath, driver.gestures.accept[0] as string);
+        await waitFor("the engine's reason among the messages", async () => {
+          const shown = (await scene.editor.messages()).slice(before.length);
+          return /empty/i.test(shown) ? true : undefined;
+        });
+        assert.ok(viewOf(await scene.editor.diffViews(), filePath), 'the view is still shown');
+        assert.equal(await stillOpen(diff), true, 'the CLI got no answer');
+        // The first reject gesture also rejects an edited proposal.
+        await scene.editor.reject(filePath, driver.gestures.reject[0] as string);
+        assert.deepEqual(await diff.result, { status: 'rejected' });
+        await waitForNoView(scene.editor, filePath);
+      },
+    );
   });
 }
 

@@ -58,6 +58,11 @@ export interface AdapterDriver {
   /** The named gestures that accept and that reject a diff in this editor. */
   gestures: { accept: string[]; reject: string[] };
   /**
+   * Cases of the suite this editor cannot take, each with why (the case is skipped with it):
+   * `emptiedAccept`, when the editor never hands over an empty text for an emptied proposal.
+   */
+  cannot?: { emptiedAccept?: string };
+  /**
    * Starts the editor with Tandem in `sandbox.workspace` (its processes writing only inside the
    * sandbox), and resolves once Tandem runs and its discovery files exist.
    */

@@ -4,8 +4,9 @@
  * has no scripting a test could ask, so what it shows is read from its screen, and what it says
  * to its language servers from its own log (`-v` logs every LSP message, both ways).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { shellQuote } from '@tandem/command';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import { editorSkipReason } from './editor-needs.js';
@@ -20,6 +21,19 @@ export function helixSkipReason(needs: { sidecar?: boolean } = {}): string | fal
 /** The Helix under test: the one `$TANDEM_HELIX` names, else Debian 13's (25.01). */
 export function helixVersion(): string {
   return defaultEditor('helix').editor?.version ?? 'missing';
+}
+
+/**
+ * Writes `hx` into the folder `bin`, running the Helix under test, for programs that ask it
+ * (`tandem lsp --config helix` reads `hx --health`). By its full path: a root sees this PATH too.
+ */
+export function helixOnPath(bin: string): void {
+  const found = defaultEditor('helix');
+  if (!found.editor) throw new Error(found.reason);
+  const command = found.editor.command('/usr/bin/hx').map((word) => shellQuote(word));
+  const hx = path.join(bin, 'hx');
+  writeFileSync(hx, `#!/bin/sh\nexec ${command.join(' ')} "$@"\n`);
+  chmodSync(hx, 0o755);
 }
 
 /** One LSP message as Helix logged it: `sent` by Helix to a server, or `received` from one. */
@@ -41,8 +55,6 @@ const TRANSPORT_LINE = /helix_lsp::transport \[INFO\] (\S+) (->|<-) (\{"jsonrpc"
 export interface HelixOptions {
   /** The text of `languages.toml` (the language servers and which languages use them). */
   languages: string;
-  /** Folders put first on Helix's `PATH` (where it finds its language servers). */
-  path?: string[];
   /** Files to open at start, relative to the workspace or absolute. */
   files?: string[];
   width?: number;
@@ -60,7 +72,6 @@ export class HelixSession {
 
   static async start(sandbox: Sandbox, options: HelixOptions): Promise<HelixSession> {
     const env = terminalEnv(sandbox);
-    if (options.path) env.PATH = [...options.path, env.PATH].join(':');
     const configDir = path.join(env.XDG_CONFIG_HOME as string, 'helix');
     mkdirSync(configDir, { recursive: true });
     writeFileSync(path.join(configDir, 'languages.toml'), options.languages);
@@ -79,7 +90,8 @@ export class HelixSession {
         'TERM_PROGRAM',
         '-u',
         'TERM_PROGRAM_VERSION',
-        ...found.editor.command(),
+        // By its full path: a program named hx on the PATH may be a test's (see helixOnPath).
+        ...found.editor.command('/usr/bin/hx'),
         '-v',
         '--log',
         logFile,
@@ -113,10 +125,12 @@ export class HelixSession {
     return /^ (NOR|INS|SEL) /m.exec(await this.screen())?.[1];
   }
 
-  /** Leaves Insert or Select mode, and any prompt or menu, for Normal mode. */
+  /** Leaves Insert or Select mode for Normal mode. */
   async normal(): Promise<void> {
+    // Only when it shows: an Escape read together with the next key is Alt+key, and in
+    // Normal mode nothing would show that Helix has read it.
+    if ((await this.mode()) === 'NOR') return;
     await this.keys('Escape');
-    // Sent apart from what follows: an Escape read together with the next key is Alt+key.
     await waitFor('Helix to be in Normal mode', async () =>
       (await this.mode()) === 'NOR' ? true : undefined,
     );
@@ -132,26 +146,29 @@ export class HelixSession {
     await this.keys('Enter');
   }
 
-  /** Polls the screen until `matches`; fails with the last screen. */
+  /** Polls the screen until `matches`; fails with the last screen, or at once if Helix ended. */
   async waitForScreen(
     what: string,
     matches: (screen: string) => boolean,
     timeoutMs = 30_000,
   ): Promise<string> {
-    return waitFor(
+    const seen = await waitFor(
       what,
       async () => {
         const screen = await this.screen();
-        if (matches(screen)) return screen;
+        if (matches(screen)) return { screen };
         const ending = await this.pane.ending();
-        if (ending !== undefined) throw new Error(`Helix ended (${ending})`);
-        return undefined;
+        return ending === undefined ? undefined : { ending, screen };
       },
       timeoutMs,
       100,
     ).catch(async (error: unknown) => {
       throw new Error(`${String(error)}; Helix's screen:\n${await this.screen()}`);
     });
+    if ('ending' in seen) {
+      throw new Error(`Helix ended (${seen.ending}) before ${what}; its screen:\n${seen.screen}`);
+    }
+    return seen.screen;
   }
 
   /** Every LSP message Helix has logged so far, oldest first. */
@@ -168,6 +185,13 @@ export class HelixSession {
       });
     }
     return entries;
+  }
+
+  /** What the language servers wrote to their stderr, as Helix logged it (JSON-quoted lines). */
+  serverStderr(): string {
+    if (!existsSync(this.logFile)) return '';
+    const lines = readFileSync(this.logFile, 'utf8').split('\n');
+    return lines.filter((line) => / err <- /.test(line)).join('\n');
   }
 
   /** Waits until Helix has logged a message that `matches` (given its place); returns it. */

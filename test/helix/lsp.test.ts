@@ -1,0 +1,154 @@
+/**
+ * Helix with `tandem lsp`, set up as docs/lsp.md tells users (`tandem lsp --config helix`), judged
+ * by the real Gemini CLI and Qwen Code clients, which find Helix through the discovery files
+ * alone. One Helix serves every case, in order: the context, then the proposals, then quitting.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import {
+  defaultEditor,
+  HelixUnderTest,
+  helixSkipReason,
+  helixVersion,
+  realClientIn,
+  Sandbox,
+  waitFor,
+  type ClientKind,
+  type IdeContext,
+  type RealClient,
+} from '@tandem/testkit';
+
+const KINDS: ClientKind[] = ['gemini', 'qwen'];
+
+// Helix after 25.01 sends `shutdown` and `exit` as it quits and kills its language servers at
+// once (SIGKILL), not waiting for the reply: `tandem lsp` gets no time to tell the CLIs.
+const killsServersOnQuit =
+  defaultEditor('helix').editor?.label !== '25.01' &&
+  'Helix 25.07 kills tandem lsp (SIGKILL) as it quits, before it can reject the open diff';
+
+/** The `x` of this line is its character 10; `文件` are three bytes each in UTF-8. */
+const WIDE_LINE = 'héllo 文件 x';
+
+describe(
+  `Helix ${helixVersion()} with tandem lsp`,
+  { skip: helixSkipReason({ sidecar: true }) },
+  () => {
+    const scene = {} as {
+      sandbox: Sandbox;
+      helix: HelixUnderTest;
+      clients: Map<ClientKind, RealClient>;
+    };
+    const file = (name: string) => path.join(scene.sandbox.workspace, name);
+    const client = (kind: ClientKind) => scene.clients.get(kind) as RealClient;
+
+    before(async () => {
+      scene.sandbox = new Sandbox();
+      writeFileSync(file('notes.txt'), `first line\n${WIDE_LINE}\nlast line\n`);
+      writeFileSync(file('other.txt'), 'other\n');
+      scene.helix = await HelixUnderTest.start(scene.sandbox, ['notes.txt']);
+      await waitFor('the discovery files', () => (discoveryFiles().length >= 2 ? true : undefined));
+      scene.clients = new Map();
+      for (const kind of KINDS) scene.clients.set(kind, await realClientIn(scene.sandbox, kind));
+    });
+    after(async () => {
+      for (const each of scene.clients?.values() ?? []) await each.kill();
+      await scene.helix?.close();
+      scene.sandbox?.remove();
+    });
+
+    function discoveryFiles(): string[] {
+      const { tmpDir, qwenHome } = scene.sandbox;
+      const dirs = [path.join(tmpDir, 'gemini', 'ide'), path.join(qwenHome, 'ide')];
+      return dirs.flatMap((dir) =>
+        existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
+      );
+    }
+
+    function activeFile(context: IdeContext | undefined) {
+      return context?.workspaceState?.openFiles?.find((each) => each.isActive);
+    }
+
+    test('both clients connect, and the discovery files name Helix', async () => {
+      for (const kind of KINDS) {
+        const state = await client(kind).connect();
+        assert.equal(state.status, 'connected', `${kind}: ${state.details}`);
+        assert.deepEqual(client(kind).detectedIde, { name: 'helix', displayName: 'Helix' });
+      }
+    });
+
+    test('the files opened in Helix reach the context', async () => {
+      await scene.helix.openFile(file('other.txt'));
+      for (const kind of KINDS) {
+        await client(kind).waitForContext((context) => {
+          const open = (context?.workspaceState?.openFiles ?? []).map((each) => each.path).sort();
+          return open.join() === [file('notes.txt'), file('other.txt')].join();
+        });
+      }
+    });
+
+    test('the send-selection action makes the file active, with the selection and cursor', async () => {
+      await scene.helix.command(`open ${file('notes.txt')}`);
+      await scene.helix.select({ line: 2, character: 1 }, { line: 2, character: 8 });
+      await scene.helix.sendSelection();
+      for (const kind of KINDS) {
+        const context = await client(kind).waitForContext(
+          (c) => activeFile(c)?.selectedText === 'héllo 文件',
+        );
+        const active = activeFile(context);
+        assert.equal(active?.path, file('notes.txt'));
+        assert.equal(active?.cursor?.line, 2);
+      }
+    });
+
+    test('a proposal opens in Helix; an edit and :w accept the edited text', async () => {
+      const before = scene.helix.helix.lspLog().length;
+      const diff = client('gemini').openDiff(file('notes.txt'), 'first line\nPROPOSED\n');
+      await diff.opened;
+      await scene.helix.proposalShown(before);
+      await scene.helix.appendLine('edited in Helix');
+      await scene.helix.command('w');
+      assert.deepEqual(await diff.result, {
+        status: 'accepted',
+        content: 'first line\nPROPOSED\nedited in Helix\n',
+      });
+      // The client writes the file; Tandem never does.
+      assert.equal(
+        readFileSync(file('notes.txt'), 'utf8'),
+        `first line\n${WIDE_LINE}\nlast line\n`,
+      );
+      await scene.helix.command('bc');
+    });
+
+    test('closing a proposal (:bc) rejects it', async () => {
+      const before = scene.helix.helix.lspLog().length;
+      const diff = client('qwen').openDiff(file('other.txt'), 'proposed by qwen\n');
+      await diff.opened;
+      await scene.helix.proposalShown(before);
+      await scene.helix.command('bc');
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+    });
+
+    test(
+      'quitting Helix with a proposal open rejects it and leaves no files',
+      { todo: killsServersOnQuit },
+      async () => {
+        const before = scene.helix.helix.lspLog().length;
+        const diff = client('gemini').openDiff(file('other.txt'), 'pending\n');
+        await diff.opened;
+        const { uri } = await scene.helix.proposalShown(before);
+        const proposal = fileURLToPath(uri);
+        assert.ok(existsSync(proposal), 'the proposal file exists while it is shown');
+        await scene.helix.quit('qa');
+        // The server has 1.5 s to end: the answer comes well within 5 s, or never.
+        const late = new Promise((resolve) => setTimeout(resolve, 5000, 'no answer within 5 s'));
+        assert.deepEqual(await Promise.race([diff.result, late]), { status: 'rejected' });
+        await waitFor('the discovery files and the proposal to be removed', () =>
+          discoveryFiles().length === 0 && !existsSync(path.dirname(proposal)) ? true : undefined,
+        );
+      },
+    );
+  },
+);
