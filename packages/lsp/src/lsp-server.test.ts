@@ -377,6 +377,17 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     await editor.close(uri);
   });
 
+  test('a proposal the editor opens without telling Tandem: the review page is offered too', async () => {
+    editor.showDocumentBehaviour = 'opens-untold';
+    editor.pickAction = ({ actions }) => actions?.find((a) => a.title === 'Accept')?.title;
+    const target = path.join(sandbox.workspace, 'untold.txt');
+    writeFileSync(target, 'a\n');
+    const diff = gemini.openDiff(target, 'b\n');
+    await diff.opened;
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'b\n' });
+    assert.ok(editor.messages.some((message) => message.includes('untold.txt')));
+  });
+
   test("an error from showDocument: the same, and the announcement's Reject rejects", async () => {
     editor.showDocumentBehaviour = 'errors';
     editor.pickAction = ({ actions }) => actions?.find((a) => a.title === 'Reject')?.title;

@@ -25,6 +25,13 @@ export interface ProposalEditor extends PageAnnouncer {
   showMessage(type: MessageType, message: string): void;
 }
 
+/**
+ * How long an editor may take to tell Tandem (`didOpen`) that it opened a proposal. One that
+ * shows it without telling (Tandem is not among the servers of its language) cannot answer it
+ * by saving: past this, the review page is offered too.
+ */
+const OPEN_NOTICE_MS = 2000;
+
 /** A pending diff, as the code actions name it. */
 export interface PendingDiff {
   id: string;
@@ -51,6 +58,7 @@ export class Proposals implements EditorPort {
   /** The diffs on the review page alone (the editor could not show them). */
   private readonly pageOnly = new Map<string, DiffRequest>();
   private readonly page: ReviewFallback;
+  private readonly openNotices = new Set<NodeJS.Timeout>();
   private answers: DiffAnswers | undefined;
 
   constructor(
@@ -107,7 +115,10 @@ export class Proposals implements EditorPort {
     this.editor.publishDiagnostics(proposal.uri, marks);
     const firstChange =
       marks.find((mark) => mark.severity === DiagnosticSeverity.Hint)?.range.start.line ?? 0;
-    if (await this.editor.showDocument(proposal.uri, firstChange)) return;
+    if (await this.editor.showDocument(proposal.uri, firstChange)) {
+      this.expectOpenNotice(proposal);
+      return;
+    }
     // No window/showDocument here (an error or `success: false`): the review page shows it.
     await this.forget(proposal);
     this.pageOnly.set(diff.id, diff);
@@ -199,6 +210,7 @@ export class Proposals implements EditorPort {
 
   /** Removes every proposal file (the engine has answered every diff by then). */
   async dispose(): Promise<void> {
+    for (const timer of this.openNotices) clearTimeout(timer);
     this.byId.clear();
     this.byUri.clear();
     this.pageOnly.clear();
@@ -228,6 +240,23 @@ export class Proposals implements EditorPort {
       `Rejected: ${proposal.diff.client.name} was told. You may close this proposal.`,
     );
     return answer;
+  }
+
+  /** Offers the review page for a proposal the editor shows without telling Tandem. */
+  private expectOpenNotice(proposal: Proposal): void {
+    const timer = setTimeout(() => {
+      this.openNotices.delete(timer);
+      const { diff } = proposal;
+      if (!proposal.pending || this.documents.text(proposal.uri) !== undefined) return;
+      if (this.page.has(diff.id)) return;
+      this.log.warn(
+        `the editor did not tell Tandem it opened the proposal of ${diff.filePath}: ` +
+          'offering the review page',
+      );
+      this.page.show(diff, true).catch((error) => this.log.error(describe(error)));
+    }, OPEN_NOTICE_MS);
+    timer.unref();
+    this.openNotices.add(timer);
   }
 
   /** The page (or its announcement) answered the diff `id`. */

@@ -32,8 +32,12 @@ export function unitLength(text: string, encoding: PositionEncoding): number {
   return encoding === 'utf-16' ? text.length : [...text].length;
 }
 
-/** How the editor answers `window/showDocument` (`ignores`: never). */
-export type ShowDocumentBehaviour = 'opens' | 'fails' | 'errors' | 'ignores';
+/**
+ * How the editor answers `window/showDocument`: `opens` the document and tells the server
+ * (`didOpen`), `opens-untold` without telling it (it is not among the servers of the file's
+ * language), `fails`, `errors`, or `ignores` it (never answers).
+ */
+export type ShowDocumentBehaviour = 'opens' | 'opens-untold' | 'fails' | 'errors' | 'ignores';
 
 export interface LspEditorOptions {
   env: NodeJS.ProcessEnv;
@@ -225,6 +229,7 @@ export class LspEditor {
     if (behaviour === 'errors') throw new Error('window/showDocument is not supported');
     if (behaviour === 'fails') return { success: false };
     if (behaviour === 'ignores') return new Promise<never>(() => undefined);
+    if (behaviour === 'opens-untold') return { success: true };
     if (!this.documents.has(params.uri)) await this.open(fileURLToPath(params.uri));
     return { success: true };
   }
