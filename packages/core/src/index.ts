@@ -76,7 +76,12 @@ export {
 } from './discovery/safe-folder.js';
 export { ConnectionCap } from './http/connection-cap.js';
 export { newSecret, secretMatches } from './http/secret.js';
-export { listenOnLoopback, loopbackHosts, readBodyWithin } from './http/loopback.js';
+export {
+  listenOnBothLoopbacks,
+  listenOnLoopback,
+  loopbackHosts,
+  readBodyWithin,
+} from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
 export {
   invalidity as notificationInvalidity,

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
@@ -192,6 +197,19 @@ describe('ReviewServer', () => {
     assert.match(String(refused.headers['content-security-policy']), /default-src 'none'/);
     assert.equal(page.headers['x-frame-options'], 'DENY');
     assert.equal(page.headers['referrer-policy'], 'no-referrer');
+  });
+
+  test('the port is held on [::1] too: no other server can answer a localhost URL of it', async () => {
+    const squatter = createServer();
+    const taken = await new Promise<string>((resolve) => {
+      squatter.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      squatter.listen(server.port, '::1', () => resolve('listening'));
+    });
+    squatter.close();
+    assert.equal(taken, 'EADDRINUSE');
+    const page = await fetch(`http://[::1]:${server.port}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<p>page<\/p>/);
   });
 
   test('a foreign Host is refused with 403, even with the token', async () => {

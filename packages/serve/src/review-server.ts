@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ConnectionCap, listenOnLoopback, MAX_ANSWER_BYTES, readBodyWithin } from '@tandem/core';
+import {
+  ConnectionCap,
+  listenOnBothLoopbacks,
+  MAX_ANSWER_BYTES,
+  readBodyWithin,
+} from '@tandem/core';
 import { ReviewAccess, SECRET_HEADER, TOKEN_HEADER } from './review-access.js';
 import { PageFiles } from './page-files.js';
 import type { ReviewEvent, ReviewSnapshot } from './review-protocol.js';
@@ -50,24 +55,33 @@ export class ReviewServer {
   private readonly maxBodyBytes: number;
 
   private constructor(
-    private readonly server: Server,
+    /** The same page on 127.0.0.1 and on [::1]. */
+    private readonly servers: Server[],
     readonly port: number,
     private readonly options: ReviewServerOptions,
   ) {
     this.access = new ReviewAccess(port);
     this.page = new PageFiles(options.pageDir);
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_ANSWER_BYTES;
-    server.on('request', (request, response) => void this.handle(request, response));
-    // The page's connections, which showed its token, give way last.
-    (options.connections ?? new ConnectionCap()).guard(server, (request) =>
-      this.access.isPageToken(header(request, TOKEN_HEADER)),
-    );
+    const connections = options.connections ?? new ConnectionCap();
+    for (const server of servers) {
+      server.on('request', (request, response) => void this.handle(request, response));
+      // The page's connections, which showed its token, give way last.
+      connections.guard(server, (request) =>
+        this.access.isPageToken(header(request, TOKEN_HEADER)),
+      );
+    }
   }
 
   static async start(options: ReviewServerOptions): Promise<ReviewServer> {
-    const server = createServer();
-    const port = await listenOnLoopback(server, options.port ?? 0);
-    return new ReviewServer(server, port, options);
+    const servers = [createServer(), createServer()] as const;
+    // Held on both loopbacks: no other user's server can answer a `localhost` of this port.
+    const port = await listenOnBothLoopbacks(...servers, options.port ?? 0);
+    return new ReviewServer(
+      servers.filter((server) => server.listening),
+      port,
+      options,
+    );
   }
 
   /**
@@ -81,9 +95,13 @@ export class ReviewServer {
   /** Ends the event streams and closes every connection. */
   async stop(): Promise<void> {
     for (const stream of this.streams) stream.end();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await Promise.all(
+      this.servers.map((server) => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        return closed;
+      }),
+    );
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

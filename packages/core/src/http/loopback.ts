@@ -13,10 +13,35 @@ export function loopbackHosts(port: number, extraNames: string[] = []): string[]
 }
 
 /** Listens on 127.0.0.1 only (`port` 0: a free one) and resolves with the port. */
-export async function listenOnLoopback(server: Server, port = 0): Promise<number> {
+export function listenOnLoopback(server: Server, port = 0): Promise<number> {
+  return listenOn(server, '127.0.0.1', port);
+}
+
+/**
+ * Listens with `v4` on 127.0.0.1 and with `v6` on [::1], on one port (`port` 0: a free one), so
+ * that no other user can take that port on the other loopback, where a browser given
+ * `localhost` may go first. A machine without an IPv6 loopback has no such port to take.
+ */
+export async function listenOnBothLoopbacks(v4: Server, v6: Server, port = 0): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const chosen = await listenOn(v4, '127.0.0.1', port);
+    try {
+      await listenOn(v6, '::1', chosen);
+      return chosen;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT') return chosen;
+      await new Promise((resolve) => v4.close(resolve));
+      // Taken on [::1] by someone else: a free port is drawn again; a chosen one is refused.
+      if (port !== 0 || attempt === 10) throw error;
+    }
+  }
+}
+
+async function listenOn(server: Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
