@@ -9,7 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { missing, ReviewPage, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 
 const unbuilt = missing([], existsSync(TANDEM) ? [] : [`${TANDEM} is not built (npm run build)`]);
+import { containerFacts } from '@tandem/core';
 import { failures, runCheck } from './check-run.fixture.js';
+import { checkDiscovery } from './discovery-checks.js';
 
 describe('tandem check against tandem serve', { skip: unbuilt }, () => {
   let sandbox: Sandbox;
@@ -38,11 +40,27 @@ describe('tandem check against tandem serve', { skip: unbuilt }, () => {
     sandbox.remove();
   });
 
+  for (const marker of ['/.dockerenv', undefined]) {
+    it(`with ${marker ?? 'no container marker'}: the companion is found; the container rule is reported by name`, async () => {
+      const found = await checkDiscovery(sandbox.workspace, sandbox.env(), ['gemini', 'qwen'], {
+        ...(marker && { marker }),
+      });
+      const status = (id: string) =>
+        found.checks.filter((check) => check.id === id).map((check) => check.status);
+      assert.deepEqual(status('discovery.found'), ['pass', 'pass']);
+      assert.deepEqual(status('discovery.container'), [marker ? 'fail' : 'pass']);
+      const rule = found.checks.find((check) => check.id === 'discovery.container')!;
+      assert.equal(rule.severity, 'advice');
+      if (marker) assert.match(rule.fix ?? '', /eval "\$\(tandem env\)"/);
+    });
+  }
+
   it('passes every check, the diffs answered on the review page', async () => {
     const run = await runCheck(
       ['--cwd', sandbox.workspace, '--interactive', '--time-limit', '60', '--json'],
       {
-        env: sandbox.env({ REMOTE_CONTAINERS: 'true' }),
+        // A plain terminal of this machine: no variable of the editor's terminals.
+        env: sandbox.env(),
         cwd: sandbox.workspace,
         person: async (key, { pressEnter }) => {
           const review = await page.newest();
@@ -68,7 +86,13 @@ describe('tandem check against tandem serve', { skip: unbuilt }, () => {
         },
       },
     );
-    assert.deepEqual(failures(run.report), [], run.stderr);
+    // In a container (this machine may be one), the container rule is its own advice.
+    const container = containerFacts({}).marker;
+    assert.deepEqual(
+      failures(run.report).map((failure) => failure.split(':')[0]),
+      container ? ['discovery.container'] : [],
+      run.stderr,
+    );
     assert.equal(run.status, 0);
     assert.equal(run.report?.counts.skip, 0);
     assert.equal(await exited, 0);

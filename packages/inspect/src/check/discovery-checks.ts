@@ -1,6 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { DISCOVERY_KINDS, isProcessAlive, mayPointTo } from '@tandem/core';
+import {
+  CONTAINER_LOOPBACK_VARIABLES,
+  containerFacts,
+  containerTerminalVariables,
+  DISCOVERY_KINDS,
+  geminiHost,
+  isProcessAlive,
+  mayPointTo,
+  type ContainerFacts,
+} from '@tandem/core';
 import { diagnose } from '../doctor/diagnosis.js';
 import { CLIENT_NAMES, type ClientKind } from '../doctor/prediction.js';
 import {
@@ -55,6 +64,14 @@ export const DISCOVERY_RULES = {
     effect: 'Qwen Code deletes a lock whose ppid is not a running process, then finds no editor.',
     fix: "Write the editor's own PID (a process that lives as long as the companion) as `ppid`.",
   },
+  container: {
+    id: 'discovery.container',
+    title: 'Gemini CLI in a terminal the editor did not open dials the companion',
+    severity: 'advice',
+    effect:
+      'In this container Gemini CLI dials host.docker.internal instead of 127.0.0.1 unless a variable says the editor runs beside it: started in a plain terminal (one the editor did not open: tmux, a second window), it fails with "Failed to connect". The editor\'s own terminals are given that variable.',
+    fix: 'In such a terminal run eval "$(tandem env)" (it exports REMOTE_CONTAINERS=true), or export REMOTE_CONTAINERS=true, before starting gemini.',
+  },
   owner: {
     id: 'discovery.owner',
     title: "Gemini CLI's file belongs to the user who runs the CLI",
@@ -95,10 +112,20 @@ export async function checkDiscovery(
   dir: string,
   env: NodeJS.ProcessEnv,
   clients: ClientKind[],
+  container: ContainerFacts = containerFacts(env),
 ): Promise<DiscoveryFindings> {
-  const diagnosis = await diagnose({ dir, env, clients });
+  // The CLIs run as in a terminal the editor opened, with the variables it gives terminals: the
+  // companion is judged, not the terminal; the container rule is reported below, by name.
+  const terminal = containerTerminalVariables(container);
+  const diagnosis = await diagnose({
+    dir,
+    env: { ...env, ...terminal },
+    clients,
+    container: containerFacts({ ...env, ...terminal }, (path) => path === container.marker),
+  });
   const files = await scanDiscoveryFiles(discoveryLocations(env, dir));
   const checks: CheckResult[] = [];
+  if (clients.includes('gemini')) checks.push(containerCheck(container));
   const targets: DiscoveryFindings['targets'] = [];
   const examined = new Set<string>();
   for (const prediction of diagnosis.clients) {
@@ -154,6 +181,20 @@ export async function checkDiscovery(
     }
   }
   return { checks, targets };
+}
+
+function containerCheck({ marker, localOverride }: ContainerFacts): CheckResult {
+  const detail = !marker
+    ? 'not in a container'
+    : localOverride
+      ? `in a container (${marker}), ${localOverride} set: Gemini CLI dials 127.0.0.1`
+      : `in a container (${marker}) with none of ${CONTAINER_LOOPBACK_VARIABLES.join(', ')} set here: Gemini CLI dials host.docker.internal`;
+  return outcome(
+    DISCOVERY_RULES.container,
+    geminiHost({ marker, localOverride }) === '127.0.0.1',
+    detail,
+    ['gemini'],
+  );
 }
 
 async function fileChecks(file: DiscoveryFile, kind: ClientKind): Promise<CheckResult[]> {

@@ -27,6 +27,7 @@ import {
   containerFacts,
   type ClientKind,
   type ClientPrediction,
+  type ContainerFacts,
   type PredictionContext,
 } from './prediction.js';
 import { findProblems, type Problem } from './problems.js';
@@ -84,6 +85,8 @@ export interface DoctorOptions {
   dir: string;
   env: NodeJS.ProcessEnv;
   clients: ClientKind[];
+  /** What Gemini CLI decides about containers (default: from `env` and this machine's files). */
+  container?: ContainerFacts;
 }
 
 const VARIABLES = [...ALL_CLI_VARIABLES, 'TMPDIR', 'QWEN_HOME', 'GEMINI_CLI_HOME'];
@@ -105,7 +108,7 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
     files,
     prober,
     treeIdeProcess,
-    container: containerFacts(env),
+    container: options.container ?? containerFacts(env),
   };
   const clients = await Promise.all(options.clients.map((client) => clientReport(client, ctx)));
   const environment = environmentReport(ctx);

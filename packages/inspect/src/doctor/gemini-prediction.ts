@@ -1,4 +1,4 @@
-import { geminiIdePidFromEnv, isProcessAlive } from '@tandem/core';
+import { geminiHost, geminiIdePidFromEnv, isProcessAlive } from '@tandem/core';
 import type { DiscoveryFile } from '../scan/discovery-files.js';
 import { processCommand } from '../scan/ide-process.js';
 import { geminiWorkspaceCheck, type WorkspaceCheck } from '../scan/workspace-match.js';
@@ -64,7 +64,7 @@ export async function predictGemini(ctx: PredictionContext): Promise<ClientPredi
     return { ...withIde, status, ...(workspace.outcome === 'invalid' && { crash: status }) };
   }
 
-  const host = geminiHost(ctx);
+  const host = geminiHost(ctx.container);
   const ports: [unknown, string][] = [];
   if (lookup.config && config.port) ports.push([config.port, 'the discovery file']);
   if (ctx.env.GEMINI_CLI_IDE_SERVER_PORT) {
@@ -97,13 +97,6 @@ export async function predictGemini(ctx: PredictionContext): Promise<ClientPredi
     attempts,
     status: `Failed to connect to IDE companion extension in ${ide.displayName}. ${INSTALL_HINT}`,
   };
-}
-
-/** 127.0.0.1, or in a container without a marker of a local setup, host.docker.internal. */
-export function geminiHost(ctx: PredictionContext): string {
-  return ctx.container.marker && !ctx.container.localOverride
-    ? 'host.docker.internal'
-    : '127.0.0.1';
 }
 
 interface Lookup {
