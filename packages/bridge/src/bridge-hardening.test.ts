@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { initializeRequest, MAX_ANSWER_BYTES } from '@tandem/core';
+import { MAX_ANSWER_BYTES } from '@tandem/core';
 import {
   BridgeEditor,
   idleSockets,
   needsRoot,
+  openMcpSession,
   realClientIn,
   Sandbox,
   TANDEM,
@@ -171,28 +172,6 @@ describe('tandem bridge in shared discovery folders', () => {
   });
 });
 
-/** Opens a session the way a CLI does (initialize, then initialized), without its stream. */
-async function openSession(port: number, token: string): Promise<void> {
-  const headers = {
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-  };
-  const initialize = await fetch(`http://127.0.0.1:${port}/mcp`, {
-    method: 'POST',
-    headers,
-    body: initializeRequest('load'),
-  });
-  await initialize.text();
-  const sessionId = initialize.headers.get('mcp-session-id')!;
-  const initialized = await fetch(`http://127.0.0.1:${port}/mcp`, {
-    method: 'POST',
-    headers: { ...headers, 'mcp-session-id': sessionId },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  await initialized.text();
-}
-
 async function tokenOf(started: Started): Promise<string> {
   const lock = started.discoveryFiles.find((file) => file.endsWith('.lock'))!;
   return (JSON.parse(await readFile(lock, 'utf8')) as { authToken: string }).authToken;
@@ -207,7 +186,7 @@ describe('tandem bridge with many clients', () => {
     try {
       const started = await initialize(editor, sandbox);
       const token = await tokenOf(started);
-      for (let i = 0; i < SESSIONS; i++) await openSession(started.port, token);
+      for (let i = 0; i < SESSIONS; i++) await openMcpSession(started.port, token);
       const isLast = (m: BridgeMessage) =>
         m.method === 'status' &&
         (m.params!.clients as unknown[]).length + Number(m.params!.omitted ?? 0) === SESSIONS;
@@ -230,7 +209,7 @@ describe('tandem bridge with many clients', () => {
     try {
       const started = await initialize(editor, sandbox, { capabilities: { clientChanges: true } });
       const token = await tokenOf(started);
-      for (let i = 0; i < SESSIONS; i++) await openSession(started.port, token);
+      for (let i = 0; i < SESSIONS; i++) await openMcpSession(started.port, token);
       const connected = () =>
         editor.received
           .filter((m) => m.method === 'clients/changed')

@@ -12,7 +12,14 @@ export { waitFor, waitUntil } from './wait.js';
 export { fuzzSeed, seededRandom, type SeededRandom } from './seeded-random.js';
 export { installed, missing, needsProgram } from './needs.js';
 export { needsRoot } from './needs-root.js';
-export { idleSockets, rawRequest, type RawReply, type RawRequest } from './raw-http.js';
+export {
+  idleSockets,
+  mcpHeaders,
+  openMcpSession,
+  rawRequest,
+  type RawReply,
+  type RawRequest,
+} from './raw-http.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export * from './lsp/lsp-editor.js';

@@ -1,5 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { initializeRequest } from '@tandem/core';
 import { waitFor } from './wait.js';
 
 export interface RawReply {
@@ -61,4 +62,36 @@ export async function idleSockets(port: number, count: number): Promise<Socket[]
     sockets.every((socket) => socket.readyState !== 'opening') ? true : undefined,
   );
   return sockets;
+}
+
+/**
+ * Opens an MCP session on a companion the way a CLI does (initialize, then initialized), without
+ * its event stream; resolves with its session id.
+ */
+export async function openMcpSession(port: number, token: string): Promise<string> {
+  const headers = mcpHeaders(token);
+  const initialize = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers,
+    body: initializeRequest('load'),
+  });
+  await initialize.text();
+  const sessionId = initialize.headers.get('mcp-session-id')!;
+  const initialized = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': sessionId },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  await initialized.text();
+  return sessionId;
+}
+
+/** The headers of a CLI's request with `token` (and, once it has one, its session). */
+export function mcpHeaders(token: string, sessionId?: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...(sessionId && { 'mcp-session-id': sessionId }),
+  };
 }

@@ -8,7 +8,7 @@ import { McpListener } from './mcp-listener.js';
 
 const TOKEN = 'a'.repeat(43);
 
-test('idle connections beyond the limit make room for a CLI; a CLI’s stream and its keep-alive connection are kept', async () => {
+test('idle and slowloris connections beyond the limit make room for a CLI; a CLI’s stream and its keep-alive connection are kept', async () => {
   const listener = new McpListener({
     token: TOKEN,
     allowContainerHost: false,
@@ -55,6 +55,8 @@ test('idle connections beyond the limit make room for a CLI; a CLI’s stream an
       socket.on('error', () => undefined);
       sockets.push(socket);
       await new Promise((resolve) => socket.once('connect', resolve));
+      // Half of them trickle headers that never end (slowloris): no request, so idle all the same.
+      if (i % 2 === 0) socket.write(`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Slow: `);
     }
     // The oldest idle connections were closed to keep within the limit.
     await waitFor('idle connections closed', () =>
