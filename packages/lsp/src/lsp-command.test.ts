@@ -11,7 +11,10 @@ function tandem(...args: string[]) {
 test('--help prints the usage, status 0', () => {
   const run = tandem('lsp', '--help');
   assert.equal(run.status, 0);
-  assert.match(run.stdout, /^Usage: tandem lsp\n {7}tandem lsp --config helix \[LANGUAGE\.\.\.\]/);
+  assert.match(
+    run.stdout,
+    /^Usage: tandem lsp \[--outlive-editor-kill\]\n {7}tandem lsp --config helix \[LANGUAGE\.\.\.\]/,
+  );
 });
 
 test('usage errors: status 2, with the reason and the usage on stderr', () => {

@@ -16,8 +16,9 @@ import {
   type ServerCommand,
 } from './helix-config.js';
 import { LspServer } from './lsp-server.js';
+import { serveBeyondKill } from './outlive-kill.js';
 
-export const lspUsage = `Usage: tandem lsp
+export const lspUsage = `Usage: tandem lsp [--outlive-editor-kill]
        tandem lsp --config helix [LANGUAGE...]
 
 Runs the language server that an editor's LSP client starts, one per editor window (Helix,
@@ -36,14 +37,24 @@ language, so each language needs its entry.
 It exits, rejecting open diffs and removing its files, on \`shutdown\` and \`exit\`, when stdin
 closes, when the editor's process dies, and on SIGINT, SIGTERM or SIGHUP.
 
+--outlive-editor-kill runs the server in a process of its own that the editor does not kill:
+for editors that kill their servers as they quit without waiting (Helix 25.07), so that open
+diffs are still rejected and files removed. --config helix writes it into Helix's entries.
+
 Exit status: 0 after a clean stop, 1 after a fatal error or an \`exit\` without \`shutdown\`,
 2 on a usage error.`;
 
 export function lspCommand(argv: string[], io: CommandIO): Promise<number> {
   return withUsage('lsp', lspUsage, io, async () => {
-    const { values, positionals } = parseCommandArgs(argv, { config: { type: 'string' } }, true);
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      { config: { type: 'string' }, 'outlive-editor-kill': { type: 'boolean' } },
+      true,
+    );
     if (values.config === undefined) {
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+      const script = process.argv[1];
+      if (values['outlive-editor-kill'] && script) return serveBeyondKill(script);
       return runServer(io);
     }
     if (values.config !== 'helix') {
@@ -84,13 +95,17 @@ async function helixProgram(env: NodeJS.ProcessEnv): Promise<HelixRunner> {
   }
 }
 
-/** How Helix starts this Tandem: \`tandem lsp\` when it is on PATH, else through Node. */
+/**
+ * How Helix starts this Tandem: \`tandem lsp\` when it is on PATH, else through Node; in a
+ * process Helix does not kill as it quits.
+ */
 async function serverCommand(env: NodeJS.ProcessEnv): Promise<ServerCommand> {
+  const args = ['lsp', '--outlive-editor-kill'];
   const script = process.argv[1];
   if (!script || (await tandemCommandFor(script, env)) === 'tandem') {
-    return { command: 'tandem', args: ['lsp'] };
+    return { command: 'tandem', args };
   }
-  return { command: process.execPath, args: [await realpath(script), 'lsp'] };
+  return { command: process.execPath, args: [await realpath(script), ...args] };
 }
 
 function describe(error: unknown): string {

@@ -460,6 +460,37 @@ describe('tandem lsp: the end of the editor', () => {
     }
   });
 
+  test('--outlive-editor-kill: killed with a diff open right after exit, the diff is still rejected', async () => {
+    const sandbox = new Sandbox();
+    const editor = await startEditor(sandbox, ['utf-16'], {
+      serverOptions: ['--outlive-editor-kill'],
+    });
+    const gemini = await realClientIn(sandbox, 'gemini');
+    try {
+      assert.equal((await gemini.connect()).status, 'connected');
+      const target = path.join(sandbox.workspace, 'killed.txt');
+      writeFileSync(target, 'a\n');
+      const diff = gemini.openDiff(target, 'b\n');
+      await diff.opened;
+      // As Helix 25.07 quits: shutdown and exit written, the process killed, the pipes gone.
+      void editor.connection.sendRequest('shutdown').catch(() => undefined);
+      void editor.connection.sendNotification('exit').catch(() => undefined);
+      editor.process.kill('SIGKILL');
+      editor.process.stdin.destroy();
+      editor.process.stdout.destroy();
+      assert.deepEqual(await diff.result, { status: 'rejected' });
+      await waitFor('every file removed', () =>
+        discoveryFiles(sandbox).length === 0 && proposalFolders(sandbox).length === 0
+          ? true
+          : undefined,
+      );
+    } finally {
+      await gemini.kill();
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+
   test('exit without shutdown: status 1, still cleaned up', async () => {
     const sandbox = new Sandbox();
     const editor = await startEditor(sandbox, ['utf-16']);

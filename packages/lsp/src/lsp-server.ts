@@ -100,12 +100,22 @@ export class LspServer {
     this.stopping ??= (async () => {
       clearInterval(this.editorWatch);
       this.log.info(`stopping: ${reason}`);
+      if (this.session) this.rejectAllNow(this.session);
       const session = this.session ?? (await this.starting?.catch(() => undefined));
       // Whatever fails here, the rest still runs and the server still ends.
       await session?.engine.stop().catch((error) => this.fail(error));
       await session?.proposals.dispose().catch((error) => this.fail(error));
     })();
     return this.stopping;
+  }
+
+  /** The diffs rejected and the proposals removed before anything is awaited. */
+  private rejectAllNow(session: Session): void {
+    try {
+      session.proposals.rejectAllNow();
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   private handleRequests(): void {

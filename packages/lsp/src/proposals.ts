@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -206,6 +207,20 @@ export class Proposals implements EditorPort {
       await this.page.show({ ...proposal.diff, newContent: text }, false);
     }
     return this.page.url();
+  }
+
+  /**
+   * The editor is going: rejects every pending diff and removes every proposal file at once,
+   * in this turn of the event loop. Some editors kill their servers right after `exit` (Helix
+   * 25.07 does not even wait for the reply to `shutdown`): the CLIs' answers must be on their
+   * way before anything is awaited.
+   */
+  rejectAllNow(): void {
+    for (const proposal of this.byId.values()) {
+      if (proposal.pending) this.reject(proposal);
+    }
+    for (const id of this.pageOnly.keys()) this.engine().diffRejected(id);
+    rmSync(this.folder, { recursive: true, force: true });
   }
 
   /** Removes every proposal file (the engine has answered every diff by then). */

@@ -45,6 +45,8 @@ export interface LspEditorOptions {
   showDocument?: ShowDocumentBehaviour;
   /** The title of the action the user picks in a `window/showMessageRequest`, if any. */
   pickAction?: (params: ShowMessageRequestParams) => string | undefined;
+  /** Options of `tandem lsp` (none by default). */
+  serverOptions?: string[];
 }
 
 interface OpenDocument {
@@ -75,7 +77,7 @@ export class LspEditor {
     this.showDocumentBehaviour = options.showDocument ?? 'opens';
     this.pickAction = options.pickAction ?? (() => undefined);
     if (!existsSync(TANDEM)) throw new Error(`${TANDEM} is missing: run \`npm run build\` first`);
-    this.process = spawn(process.execPath, [TANDEM, 'lsp'], {
+    this.process = spawn(process.execPath, [TANDEM, 'lsp', ...(options.serverOptions ?? [])], {
       env: options.env,
       cwd: options.cwd,
       stdio: 'pipe',
