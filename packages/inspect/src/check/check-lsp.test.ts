@@ -41,8 +41,7 @@ describe('tandem check against tandem lsp', { skip: unbuilt }, () => {
     const run = await runCheck(
       ['--cwd', sandbox.workspace, '--interactive', '--time-limit', '60', '--json'],
       {
-        // This machine is a container: without this, Gemini CLI dials host.docker.internal.
-        env: sandbox.env({ REMOTE_CONTAINERS: 'true' }),
+        env: sandbox.env(),
         cwd: sandbox.workspace,
         person: async (key, { pressEnter }) => {
           const uri = await newest();
