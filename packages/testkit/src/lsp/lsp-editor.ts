@@ -143,6 +143,17 @@ export class LspEditor {
       textDocument: { uri, version: document.version },
       contentChanges: [{ range: { start: { line: 0, character: 0 }, end }, text }],
     });
+    // The edit is a person's: it is in the editor before they do anything else, such as answer
+    // in the CLI, which reaches the server another way (HTTP).
+    await this.handled();
+  }
+
+  /**
+   * Resolves once the server has handled everything sent before: it answers requests in order,
+   * and a method it does not know at once.
+   */
+  async handled(): Promise<void> {
+    await this.connection.sendRequest('tandem/test-barrier').catch(() => undefined);
   }
 
   async save(uri: string, includeText = true): Promise<void> {
