@@ -9,7 +9,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
-  defaultEditor,
   HelixUnderTest,
   helixSkipReason,
   helixVersion,
@@ -22,12 +21,6 @@ import {
 } from '@tandem/testkit';
 
 const KINDS: ClientKind[] = ['gemini', 'qwen'];
-
-// Helix after 25.01 sends `shutdown` and `exit` as it quits and kills its language servers at
-// once (SIGKILL), not waiting for the reply: `tandem lsp` gets no time to tell the CLIs.
-const killsServersOnQuit =
-  defaultEditor('helix').editor?.label !== '25.01' &&
-  'Helix 25.07 kills tandem lsp (SIGKILL) as it quits, before it can reject the open diff';
 
 /** The `x` of this line is its character 10; `文件` are three bytes each in UTF-8. */
 const WIDE_LINE = 'héllo 文件 x';
@@ -131,24 +124,20 @@ describe(
       assert.deepEqual(await diff.result, { status: 'rejected' });
     });
 
-    test(
-      'quitting Helix with a proposal open rejects it and leaves no files',
-      { todo: killsServersOnQuit },
-      async () => {
-        const before = scene.helix.helix.lspLog().length;
-        const diff = client('gemini').openDiff(file('other.txt'), 'pending\n');
-        await diff.opened;
-        const { uri } = await scene.helix.proposalShown(before);
-        const proposal = fileURLToPath(uri);
-        assert.ok(existsSync(proposal), 'the proposal file exists while it is shown');
-        await scene.helix.quit('qa');
-        // The server has 1.5 s to end: the answer comes well within 5 s, or never.
-        const late = new Promise((resolve) => setTimeout(resolve, 5000, 'no answer within 5 s'));
-        assert.deepEqual(await Promise.race([diff.result, late]), { status: 'rejected' });
-        await waitFor('the discovery files and the proposal to be removed', () =>
-          discoveryFiles().length === 0 && !existsSync(path.dirname(proposal)) ? true : undefined,
-        );
-      },
-    );
+    test('quitting Helix with a proposal open rejects it and leaves no files', async () => {
+      const before = scene.helix.helix.lspLog().length;
+      const diff = client('gemini').openDiff(file('other.txt'), 'pending\n');
+      await diff.opened;
+      const { uri } = await scene.helix.proposalShown(before);
+      const proposal = fileURLToPath(uri);
+      assert.ok(existsSync(proposal), 'the proposal file exists while it is shown');
+      await scene.helix.quit('qa');
+      // The server has 1.5 s to end: the answer comes well within 5 s, or never.
+      const late = new Promise((resolve) => setTimeout(resolve, 5000, 'no answer within 5 s'));
+      assert.deepEqual(await Promise.race([diff.result, late]), { status: 'rejected' });
+      await waitFor('the discovery files and the proposal to be removed', () =>
+        discoveryFiles().length === 0 && !existsSync(path.dirname(proposal)) ? true : undefined,
+      );
+    });
   },
 );
