@@ -44,6 +44,12 @@ test('the entries: Tandem last with its features, a text language, the languages
   assert.match(text, /^# {3}python \(jedi-language-server\)$/m);
 });
 
+test("the text language named (Helix knows none) is Tandem's own, whole, once", () => {
+  const text = helixConfig([{ name: 'text', servers: [] }], { command: 'tandem', args: ['lsp'] });
+  assert.ok(text.includes(`name = "text"\nscope = "text.plain"\nfile-types = ["txt"]`), text);
+  assert.equal(text.match(/name = "text"/g)?.length, 1);
+});
+
 describe('tandem lsp --config helix with a real Helix', () => {
   forEachVersion('helix', ['25.01', 'newest'], (helix) => {
     test(`${helix.name}: entries Helix reads back with every server it had, plus Tandem`, () => {

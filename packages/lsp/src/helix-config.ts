@@ -137,14 +137,18 @@ export function helixConfig(
   server: ServerCommand,
   lost: { name: string; servers: string[] }[] = [],
 ): string {
-  const entries = languages.map(({ name, servers }) =>
+  // Named by the user, a `text` Helix does not know (no servers) is Tandem's own: written whole.
+  const helixOwn = languages.filter(
+    ({ name, servers }) => name !== TEXT_LANGUAGE.name || servers.length > 0,
+  );
+  const entries = helixOwn.map(({ name, servers }) =>
     [
       '[[language]]',
       `name = ${toml(name)}`,
       `language-servers = [${[...servers.map(toml), TANDEM_ENTRY].join(', ')}]`,
     ].join('\n'),
   );
-  if (!languages.some(({ name }) => name === TEXT_LANGUAGE.name)) {
+  if (!helixOwn.some(({ name }) => name === TEXT_LANGUAGE.name)) {
     entries.push(
       [
         '[[language]]',

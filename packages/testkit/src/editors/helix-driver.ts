@@ -31,15 +31,14 @@ export class HelixUnderTest {
 
   /**
    * Starts Helix in `sandbox.workspace` with `files` open, set up as the user is told to: the
-   * `languages.toml` entries that `tandem lsp --config helix` prints (it asks `hx --health`). The
-   * tests' `.txt` files are in its `text` language, which comes with any: one language named
-   * (toml) takes a second, all of them twenty.
+   * `languages.toml` entries that `tandem lsp --config helix text` prints (it asks Helix) for
+   * the tests' `.txt` files, in Tandem's own `text` language.
    */
   static async start(sandbox: Sandbox, files: string[] = []): Promise<HelixUnderTest> {
     const bin = path.join(sandbox.root, 'bin-hx');
     mkdirSync(bin, { recursive: true });
     helixOnPath(bin);
-    const languages = execFileSync(process.execPath, [TANDEM, 'lsp', '--config', 'helix', 'toml'], {
+    const languages = execFileSync(process.execPath, [TANDEM, 'lsp', '--config', 'helix', 'text'], {
       env: sandbox.env({ PATH: `${bin}:${process.env.PATH}` }),
       encoding: 'utf8',
     });
