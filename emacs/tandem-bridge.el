@@ -15,7 +15,7 @@
 (require 'cl-lib)
 (require 'tandem-rpc)
 
-(defconst tandem-bridge--protocol '((min . "1.2") (max . "1.2"))
+(defconst tandem-bridge--protocol '((min . "1.3") (max . "1.3"))
   "The version this package speaks: the one of the sidecar it ships with.")
 
 (defconst tandem-bridge--diff-not-open -32011
@@ -38,11 +38,12 @@ Each holds `code', `cli', `message' and `fix'."
 EDITOR is a plist of the functions the bridge calls:
 `:show-diff' (DIFF), DIFF an alist of `id', `path', `old' (nil for a
   new file), `new' and `client' (its name, or nil);
-`:close-diff' (ID CLOSING), returning the proposal's text; CLOSING is an
-  alist saying why the CLI closed it: `reason', `message',
-  `edited-message' and `keeps-edits' (nil: edits made in the view
-  reach no file).  Both signal an error, the reply the sidecar gets,
-  when they cannot;
+`:close-diff' (ID), returning the proposal's text.  Both signal an
+  error, the reply the sidecar gets, when they cannot;
+`:diff-closed' (NOTICE), after `:close-diff': an alist of `id', `path',
+  `message', the engine's words on why the CLI closed the diff, and
+  `kept-text', the user's edits when those reach no file (else nil),
+  to keep where they can take them;
 `:clients-changed' (CLIENTS), `:warnings-changed' (WARNINGS),
 `:env-changed' (ENV, an alist of names and values);
 `:diff-outcome' (OUTCOME), an alist of `id', `path', `kind' and
@@ -76,14 +77,7 @@ EDITOR is a plist of the functions the bridge calls:
                               (client . ,(and (stringp .client.name) .client.name))))
        nil))
     ("diff/close"
-     (let-alist params
-       `((content
-          . ,(tandem-bridge--call bridge :close-diff .id
-                                  `((reason . ,.reason)
-                                    (message . ,.message)
-                                    (edited-message . ,.editedMessage)
-                                    ;; A sidecar that does not say keeps nothing back.
-                                    (keeps-edits . ,(or (not (assq 'keepsEdits params)) .keepsEdits))))))))
+     `((content . ,(tandem-bridge--call bridge :close-diff (alist-get 'id params)))))
     (_ (error "Unknown method %s" method))))
 
 (defun tandem-bridge--notification (bridge method params)
@@ -93,6 +87,11 @@ EDITOR is a plist of the functions the bridge calls:
       ("env/changed" (tandem-bridge--call bridge :env-changed .env))
       ("status" (tandem-bridge--call bridge :clients-changed (append .clients nil)))
       ("warnings" (tandem-bridge--call bridge :warnings-changed (tandem-bridge--warnings .warnings)))
+      ("diff/closed"
+       (when (stringp .message)
+         (tandem-bridge--call bridge :diff-closed
+                              `((id . ,.id) (path . ,.filePath) (message . ,.message)
+                                (kept-text . ,(and (stringp .keptText) .keptText))))))
       ("diff/outcome"
        (when (stringp .message)
          (tandem-bridge--call bridge :diff-outcome

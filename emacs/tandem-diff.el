@@ -310,32 +310,32 @@ An error reply leaves the view open and shows why."
   (let ((view (tandem-diff--this-view)))
     (ediff-buffers (tandem-diff-view-disk view) (tandem-diff-view-proposal view))))
 
-(defun tandem-diff--keep (view text)
-  "Keep TEXT, the user's edits of VIEW, in a buffer of its own; return it.
-The buffer is in the file's major mode and visits no file."
-  (tandem-diff--side (format "*tandem: %s (your edits)*"
-                             (file-name-nondirectory (tandem-diff-view-path view)))
-                     text (tandem-diff-view-path view)))
+(defun tandem-diff--keep (path text)
+  "Keep TEXT, the user's edits of a proposal for PATH, in a buffer of its own.
+The buffer is in the file's major mode and visits no file.  Return it."
+  (tandem-diff--side (format "*tandem: %s (your edits)*" (file-name-nondirectory path))
+                     text path))
 
-(defun tandem-diff-close (diffs id closing)
+(defun tandem-diff-close (diffs id)
   "Close the view ID of DIFFS at the CLI's request, without an answer.
-CLOSING (see `tandem-bridge-start') says why: its `message' is shown,
-or its `edited-message' when the user edited the proposal.  Edits that
-will not reach the file (`keeps-edits' nil) stay in a buffer of their
-own, named in the message.  Returns the proposal's text."
+Return the proposal's text.  What the user is told follows in
+`tandem-diff-closed'."
   (let* ((view (or (tandem-diff-find diffs id)
                    (error "No open diff with id %s" id)))
-         (text (tandem-diff-proposal-text view))
-         (edited (not (equal text (tandem-diff-view-proposed view))))
-         (kept (and edited (not (alist-get 'keeps-edits closing)) (tandem-diff--keep view text)))
-         (why (alist-get (if edited 'edited-message 'message) closing)))
+         (text (tandem-diff-proposal-text view)))
     (tandem-diff--end view)
-    (when (or why kept)
-      (message "Tandem: %s" (string-join
-                             (delq nil (list why (and kept (format "Your text is in the buffer %s."
-                                                                   (buffer-name kept)))))
-                             "  ")))
     text))
+
+(defun tandem-diff-closed (notice)
+  "Tell the user NOTICE, the engine's words on a view the CLI closed.
+NOTICE (see `tandem-bridge-start') holds the message, and the user's
+edits when those reach no file: they stay in a buffer of their own,
+named in the message."
+  (let-alist notice
+    (let ((kept (and .kept-text (tandem-diff--keep .path .kept-text))))
+      (message "Tandem: %s" (if kept
+                                (format "%s  Your text is in the buffer %s." .message (buffer-name kept))
+                              .message)))))
 
 (defun tandem-diff-outcome (outcome)
   "Tell the user OUTCOME (see `tandem-bridge-start').

@@ -98,7 +98,8 @@
       (let ((bridge (tandem-bridge-start
                      (tandem-command)
                      :show-diff (lambda (diff) (tandem-session--show-diff session diff))
-                     :close-diff (lambda (id closing) (tandem-session--close-diff session id closing))
+                     :close-diff (lambda (id) (tandem-session--close-diff session id))
+                     :diff-closed #'tandem-diff-closed
                      :clients-changed (lambda (clients) (tandem-session--clients-changed session clients))
                      :warnings-changed (lambda (warnings) (tandem-session--warnings-changed session warnings))
                      :env-changed (lambda (env) (tandem-session--set-env session env))
@@ -170,11 +171,11 @@ A new list that is not empty is shown once in the echo area."
   (tandem-diff-open (tandem-session-diffs session) diff)
   (tandem-session--log session "showing diff %s for %s" (alist-get 'id diff) (alist-get 'path diff)))
 
-(defun tandem-session--close-diff (session id closing)
-  "Close the diff ID of SESSION for CLOSING; return the proposal's text."
+(defun tandem-session--close-diff (session id)
+  "Close the diff ID of SESSION at the CLI's request; return the proposal's text."
   (let* ((diffs (tandem-session-diffs session))
          (view (tandem-diff-find diffs id))
-         (content (tandem-diff-close diffs id closing)))
+         (content (tandem-diff-close diffs id)))
     ;; Approved in the terminal: the CLI writes the file now.
     (tandem-reload-after-write (tandem-diff-view-path view))
     content))

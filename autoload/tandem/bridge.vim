@@ -3,7 +3,7 @@
 " here and is called back with plain values.
 
 " The version this plugin speaks: the one of the sidecar it ships with.
-let s:PROTOCOL = {'min': '1.2', 'max': '1.2'}
+let s:PROTOCOL = {'min': '1.3', 'max': '1.3'}
 " The error code of an answer for a diff that is not open any more (answered or closed).
 let s:DIFF_NOT_OPEN = -32011
 
@@ -39,10 +39,11 @@ function! s:warnings_of(list) abort
 endfunction
 
 " Starts the sidecar {cmd} (a list); throws when it cannot. {editor} holds the callbacks:
-"   show_diff({id, path, old, new, client}) and close_diff(id, closing) -> the proposal's text,
-"     both throwing an error (the reply the sidecar gets) when they cannot. {closing} says why
-"     the CLI closed the diff: {reason, message, edited_message, keeps_edits} (keeps_edits 0:
-"     edits made in the view reach no file).
+"   show_diff({id, path, old, new, client}) and close_diff(id) -> the proposal's text, both
+"     throwing an error (the reply the sidecar gets) when they cannot.
+"   diff_closed({id, path, message, kept_text}): after close_diff, the engine's words on why
+"     the CLI closed the diff, and kept_text, the user's edits when those reach no file (else
+"     v:null): to keep where they can take them.
 "   clients_changed(clients), warnings_changed(warnings), env_changed(env),
 "   diff_outcome({id, path, kind, message}): seconds after a close with reason 'terminal',
 "     whether the CLI wrote the file.
@@ -75,12 +76,7 @@ function! s:Bridge.request(method, params) abort
           \ 'client': type(client) == v:t_dict ? client : v:null})
     return {}
   elseif a:method ==# 'diff/close'
-    return {'content': self.editor.close_diff(get(a:params, 'id', v:null), {
-          \ 'reason': s:string_or_null(get(a:params, 'reason', v:null)),
-          \ 'message': s:string_or_null(get(a:params, 'message', v:null)),
-          \ 'edited_message': s:string_or_null(get(a:params, 'editedMessage', v:null)),
-          \ 'keeps_edits': get(a:params, 'keepsEdits', v:true) isnot v:false,
-          \ })}
+    return {'content': self.editor.close_diff(get(a:params, 'id', v:null))}
   endif
   return v:null
 endfunction
@@ -93,6 +89,10 @@ function! s:Bridge.notification(method, params) abort
     call self.editor.clients_changed(s:list_or_empty(get(params, 'clients', [])))
   elseif a:method ==# 'warnings'
     call self.editor.warnings_changed(s:warnings_of(get(params, 'warnings', [])))
+  elseif a:method ==# 'diff/closed' && type(get(params, 'message', v:null)) == v:t_string
+    call self.editor.diff_closed({'id': get(params, 'id', v:null),
+          \ 'path': s:text(get(params, 'filePath', '')), 'message': params.message,
+          \ 'kept_text': s:string_or_null(get(params, 'keptText', v:null))})
   elseif a:method ==# 'diff/outcome' && type(get(params, 'message', v:null)) == v:t_string
     call self.editor.diff_outcome({'id': get(params, 'id', v:null),
           \ 'path': s:string_or_null(get(params, 'filePath', v:null)),
@@ -106,7 +106,8 @@ function! s:Bridge.pid() abort
 endfunction
 
 " {editor}: {name, display_name, version, pid, folders}. {Callback}(error, session) runs once:
-" session is {port, env, discovery_files, warnings}, error v:null or a message.
+" session is {port, env, discovery_files, warnings, selection_limit}, error v:null or a
+" message; selection_limit is how many characters of a selection the CLIs keep.
 function! s:Bridge.initialize(editor, Callback) abort
   let bridge = self
   call self.rpc.request('initialize', {
@@ -126,7 +127,8 @@ function! s:Bridge.initialized(error, result, Callback) abort
   call a:Callback(v:null, {'port': a:result.port,
         \ 'env': s:dict_or_empty(get(a:result, 'env', {})),
         \ 'discovery_files': s:list_or_empty(get(a:result, 'discoveryFiles', [])),
-        \ 'warnings': s:warnings_of(get(a:result, 'warnings', []))})
+        \ 'warnings': s:warnings_of(get(a:result, 'warnings', [])),
+        \ 'selection_limit': get(s:dict_or_empty(get(a:result, 'limits', {})), 'selectedText', v:null)})
 endfunction
 
 function! s:Bridge.workspace_changed(folders) abort

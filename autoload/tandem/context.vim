@@ -3,8 +3,8 @@
 " sidecar coalesces and trims. Cursor events only start a timer: the work happens once per
 " quiet moment, never once per key.
 
-" The CLIs cut a selection to 16384 characters; 4 bytes per character covers any UTF-8 text.
-let s:SELECTION_LIMIT = 16384 * 4
+" A character takes at most 4 bytes in UTF-8.
+let s:CHARACTER_BYTES = 4
 let s:CURSOR_DELAY = 50
 
 let s:Context = {}
@@ -14,7 +14,7 @@ let s:serial = 0
 
 " While attached, the facts go to 'bridge' (see bridge.vim).
 function! tandem#context#new() abort
-  return extend(copy(s:Context), {'bridge': v:null, 'serial': 0, 'open': {}, 'focused': '',
+  return extend(copy(s:Context), {'bridge': v:null, 'selection_bytes': 0, 'serial': 0, 'open': {}, 'focused': '',
         \ 'last_cursor': '', 'workspace': '', 'timer': -1})
 endfunction
 
@@ -115,7 +115,7 @@ function! s:Context.cursor() abort
   endif
   let self.last_cursor = key
   call self.bridge.cursor_changed(path, row, tandem#context#character(getline('.'), col),
-        \ visual !=# '' ? tandem#selection#text(mode, s:SELECTION_LIMIT) : v:null)
+        \ visual !=# '' ? tandem#selection#text(mode, self.selection_bytes) : v:null)
 endfunction
 
 function! s:Context.directory_changed() abort
@@ -152,9 +152,10 @@ function! tandem#context#event(serial, event, buf) abort
 endfunction
 
 " Starts following the editor, telling {bridge}; reports the buffers already open and the
-" focused one.
-function! s:Context.attach(bridge) abort
+" focused one. Of a selection it reads what the CLIs keep: {selection_limit} characters.
+function! s:Context.attach(bridge, selection_limit) abort
   let self.bridge = a:bridge
+  let self.selection_bytes = a:selection_limit * s:CHARACTER_BYTES
   let s:serial += 1
   let self.serial = s:serial
   let s:attached[self.serial] = self

@@ -16,7 +16,7 @@ let s:serial = 0
 " or the sidecar's refusal {message, gone} (gone: the diff is not open there any more).
 function! tandem#diff#new(options) abort
   return extend(copy(s:Diffs), {'config': a:options.config, 'log': a:options.log,
-        \ 'answer': a:options.answer, 'views': {}})
+        \ 'answer': a:options.answer, 'views': {}, 'closing': {}})
 endfunction
 
 " `name`, or `name (2)`, `name (3)`... when another buffer has it (two diffs of one file).
@@ -304,7 +304,8 @@ function! s:Diffs.reject(...) abort
   endif
 endfunction
 
-" Keeps {content} in a listed scratch buffer of its own, for the user to copy from; returns it.
+" Keeps {content} in a listed scratch buffer named after {view}'s file, for the user to copy
+" from; returns it.
 function! s:keep(view, content) abort
   let buf = bufadd(s:unique_name(a:view.name . ' (your edits)'))
   for [option, value] in [['buftype', 'nofile'], ['bufhidden', 'hide'], ['swapfile', 0],
@@ -313,31 +314,36 @@ function! s:keep(view, content) abort
   endfor
   call bufload(buf)
   call setbufline(buf, 1, tandem#text#to_lines(a:content)[0])
-  call setbufvar(buf, '&filetype', getbufvar(a:view.right_buf, '&filetype'))
+  call setbufvar(buf, '&filetype', a:view.filetype)
   return buf
 endfunction
 
 " Closes a view on the CLI's request, without an answer; returns [the proposal's text, view].
-" {closing} (see bridge.vim) says why, for the user; edits that reach no file are kept in a
-" buffer of their own, and the user is told where.
-function! s:Diffs.close(id, closing) abort
+" What the user is told follows in told().
+function! s:Diffs.close(id) abort
   let view = index([v:t_string, v:t_number], type(a:id)) >= 0 ? get(self.views, a:id, {}) : {}
   if empty(view)
     throw 'no open diff with id ' . string(a:id)
   endif
   let content = self.proposal(view)
-  let edited = content !=# view.proposed
-  let why = a:closing[edited ? 'edited_message' : 'message']
-  let why = why is v:null ? '' : why
-  if edited && !a:closing.keeps_edits
-    " Where first: the line may be cut to fit the screen.
-    let why = printf(':buffer %d holds your edits to %s. %s', s:keep(view, content), view.name, why)
-  endif
-  if why !=# ''
-    call self.log.tell('info', why)
-  endif
+  let self.closing[view.id] = {'name': view.name,
+        \ 'filetype': getbufvar(view.right_buf, '&filetype')}
   call self.finish(view)
   return [content, view]
+endfunction
+
+" What the engine says of a view the CLI closed (see bridge.vim): its message, and the user's
+" edits that reach no file, kept in a buffer of their own (the user is told where).
+function! s:Diffs.told(notice) abort
+  let view = has_key(self.closing, a:notice.id) ? remove(self.closing, a:notice.id)
+        \ : {'name': fnamemodify(a:notice.path, ':~:.'), 'filetype': ''}
+  let why = a:notice.message
+  if a:notice.kept_text isnot v:null
+    " Where first: the line may be cut to fit the screen.
+    let why = printf(':buffer %d holds your edits to %s. %s', s:keep(view, a:notice.kept_text),
+          \ view.name, why)
+  endif
+  call self.log.tell('info', why)
 endfunction
 
 " Ends every view. With {answer}, each open one gets a rejection; with {keep_windows} (Vim is

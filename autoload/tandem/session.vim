@@ -49,7 +49,8 @@ function! s:Session.start() abort
   try
     let bridge = tandem#bridge#start(tandem#sidecar#command(self.config), {
           \ 'show_diff': {diff -> session.diffs.open(diff)},
-          \ 'close_diff': {id, closing -> session.close_diff(id, closing)},
+          \ 'close_diff': {id -> session.close_diff(id)},
+          \ 'diff_closed': {notice -> session.diffs.told(notice)},
           \ 'clients_changed': {clients -> session.clients_changed(clients)},
           \ 'warnings_changed': {warnings -> session.warnings_changed(warnings)},
           \ 'env_changed': {env -> session.terminal_env.set(env)},
@@ -85,7 +86,7 @@ function! s:Session.initialized(bridge, error, result) abort
   let self.port = a:result.port
   let self.discovery_files = a:result.discovery_files
   call self.terminal_env.set(a:result.env)
-  call self.context.attach(a:bridge)
+  call self.context.attach(a:bridge, a:result.selection_limit)
   call self.log.info(printf('listening on port %d', self.port))
   " Last: it reports the change of state too.
   call self.warnings_changed(a:result.warnings)
@@ -116,8 +117,8 @@ function! s:Session.diff_outcome(outcome) abort
   call self.log.tell(a:outcome.kind ==# 'changed' ? 'warn' : 'info', a:outcome.message)
 endfunction
 
-function! s:Session.close_diff(id, closing) abort
-  let [content, view] = self.diffs.close(a:id, a:closing)
+function! s:Session.close_diff(id) abort
+  let [content, view] = self.diffs.close(a:id)
   " Approved in the terminal: the CLI writes the file now.
   call self.reload.after_write(view.path)
   return content

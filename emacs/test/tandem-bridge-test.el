@@ -14,8 +14,8 @@
 (defun tandem-bridge-test--bridge (calls)
   "A bridge without a sidecar whose editor pushes each call onto CALLS's car."
   (tandem-bridge--make
-   :editor (cl-loop for name in '(:show-diff :close-diff :clients-changed :warnings-changed
-                                  :env-changed :diff-outcome)
+   :editor (cl-loop for name in '(:show-diff :close-diff :diff-closed :clients-changed
+                                  :warnings-changed :env-changed :diff-outcome)
                     append (list name (let ((name name))
                                         (lambda (&rest args)
                                           (push (cons name args) (car calls))
@@ -33,19 +33,18 @@
     (should (= (length (car calls)) 1))))
 
 (ert-deftest tandem-bridge-diff-close ()
-  "Why a diff closed; a sidecar that does not say whether edits reach the file keeps none back."
+  "A close asks for the view's text; the engine's words on it follow."
   (let* ((calls (list nil))
          (bridge (tandem-bridge-test--bridge calls)))
-    (should (equal (tandem-bridge--request bridge "diff/close"
-                                           '((id . "d1") (reason . "terminal") (message . "m")
-                                             (editedMessage . "e") (keepsEdits . nil)))
+    (should (equal (tandem-bridge--request bridge "diff/close" '((id . "d1") (reason . "terminal")))
                    '((content . "text"))))
-    (tandem-bridge--request bridge "diff/close" '((id . "d2")))
+    (tandem-bridge--notification bridge "diff/closed" '((id . "d1") (filePath . "/w/a") (reason . "terminal")
+                                                        (message . "m") (keptText . "edits")))
+    (tandem-bridge--notification bridge "diff/closed" '((id . "d2") (filePath . "/w/b") (message . "n")))
     (should (equal (reverse (car calls))
-                   '((:close-diff "d1" ((reason . "terminal") (message . "m") (edited-message . "e")
-                                        (keeps-edits . nil)))
-                     (:close-diff "d2" ((reason . nil) (message . nil) (edited-message . nil)
-                                        (keeps-edits . t))))))))
+                   '((:close-diff "d1")
+                     (:diff-closed ((id . "d1") (path . "/w/a") (message . "m") (kept-text . "edits")))
+                     (:diff-closed ((id . "d2") (path . "/w/b") (message . "n") (kept-text . nil))))))))
 
 (ert-deftest tandem-bridge-notifications ()
   "Warnings without a message and outcomes without one are not passed on."

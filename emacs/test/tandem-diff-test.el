@@ -136,55 +136,33 @@
       (with-current-buffer (tandem-diff-view-proposal view)
         (goto-char (point-max))
         (insert "c\n"))
-      (should (equal (tandem-diff-close diffs 7 '((keeps-edits . t))) "b\nc\n"))
+      (should (equal (tandem-diff-close diffs 7) "b\nc\n"))
       (should-not (buffer-live-p (tandem-diff-view-proposal view)))
       (should-not tandem-diff-test--answers)
-      (should-error (tandem-diff-close diffs 7 '((keeps-edits . t)))))))
+      (should-error (tandem-diff-close diffs 7)))))
 
-;; Each names one message of `diff/close', to tell which one was shown.
-(defconst tandem-diff-test--closing
-  '((reason . "terminal") (message . "closed as proposed") (edited-message . "closed edited")
-    (keeps-edits . nil))
-  "Why a CLI that writes its own proposal closed a diff, as the bridge says it.")
-
-(defun tandem-diff-test--close-message (diffs id closing)
-  "Close ID of DIFFS with CLOSING; return the message it showed."
+(defun tandem-diff-test--told (notice)
+  "Tell NOTICE as the engine's words on a closed view; return the message shown."
   (let ((shown nil))
     (cl-letf (((symbol-function 'message)
                (lambda (format-string &rest args) (setq shown (apply #'format format-string args)))))
-      (tandem-diff-close diffs id closing))
+      (tandem-diff-closed notice))
     shown))
 
 (ert-deftest tandem-diff-closed-by-the-cli-says-why ()
-  "The message for an untouched proposal; for an edited one, the other, and its text kept."
-  (tandem-diff-test--with diffs
-    (tandem-diff-test--open diffs "d1" "/tmp/ws/same.py" "a = 1\n" "a = 2\n")
-    (should (equal (tandem-diff-test--close-message diffs "d1" tandem-diff-test--closing)
-                   "Tandem: closed as proposed"))
-    (should-not (get-buffer "*tandem: same.py (your edits)*"))
-    (let ((view (tandem-diff-test--open diffs "d2" "/tmp/ws/edited.py" "a = 1\n" "a = 2\n")))
-      (with-current-buffer (tandem-diff-view-proposal view)
-        (goto-char (point-max))
-        (insert "b = 3\n"))
-      (should (equal (tandem-diff-test--close-message diffs "d2" tandem-diff-test--closing)
-                     "Tandem: closed edited  Your text is in the buffer *tandem: edited.py (your edits)*."))
-      (should-not (buffer-live-p (tandem-diff-view-proposal view)))
-      (with-current-buffer "*tandem: edited.py (your edits)*"
-        (should (equal (buffer-string) "a = 2\nb = 3\n"))
-        (should (derived-mode-p 'python-mode))
-        (should-not buffer-file-name)
-        (kill-buffer)))))
-
-(ert-deftest tandem-diff-closed-keeping-edits ()
-  "Edits that reach the file are not kept elsewhere."
-  (tandem-diff-test--with diffs
-    (let ((view (tandem-diff-test--open diffs "d1" "/tmp/ws/k.txt" "a\n" "b\n")))
-      (with-current-buffer (tandem-diff-view-proposal view)
-        (insert "c\n"))
-      (should (equal (tandem-diff-test--close-message
-                      diffs "d1" '((message . "m") (edited-message . "written") (keeps-edits . t)))
-                     "Tandem: written"))
-      (should-not (get-buffer "*tandem: k.txt (your edits)*")))))
+  "The engine's message; with edits that reach no file, the buffer that keeps them."
+  (should (equal (tandem-diff-test--told '((id . "d1") (path . "/tmp/ws/same.py")
+                                           (message . "closed as proposed") (kept-text . nil)))
+                 "Tandem: closed as proposed"))
+  (should-not (get-buffer "*tandem: same.py (your edits)*"))
+  (should (equal (tandem-diff-test--told '((id . "d2") (path . "/tmp/ws/edited.py")
+                                           (message . "closed edited") (kept-text . "a = 2\nb = 3\n")))
+                 "Tandem: closed edited  Your text is in the buffer *tandem: edited.py (your edits)*."))
+  (with-current-buffer "*tandem: edited.py (your edits)*"
+    (should (equal (buffer-string) "a = 2\nb = 3\n"))
+    (should (derived-mode-p 'python-mode))
+    (should-not buffer-file-name)
+    (kill-buffer)))
 
 (ert-deftest tandem-diff-outcome-is-told ()
   "A diff's outcome is shown as it comes."
@@ -224,9 +202,9 @@
   (tandem-diff-test--with diffs
     (tandem-diff-test--open diffs "d1" "/tmp/ws/a.txt" "a\n" "A\n")
     (let ((second (tandem-diff-test--open diffs "d2" "/tmp/ws/b.txt" "b\n" "B\n")))
-      (tandem-diff-close diffs "d1" '((keeps-edits . t)))
+      (tandem-diff-close diffs "d1")
       (should (eq (window-buffer (selected-window)) (tandem-diff-view-proposal second)))
-      (tandem-diff-close diffs "d2" '((keeps-edits . t)))
+      (tandem-diff-close diffs "d2")
       (should (equal (mapcar #'window-buffer (window-list)) (list (get-buffer "*scratch*")))))))
 
 (ert-deftest tandem-diff-warns-about-unsaved-changes ()

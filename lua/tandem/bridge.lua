@@ -7,7 +7,7 @@ local Bridge = {}
 Bridge.__index = Bridge
 
 -- The version this plugin speaks: the one of the sidecar it ships with.
-local PROTOCOL = { min = '1.2', max = '1.2' }
+local PROTOCOL = { min = '1.3', max = '1.3' }
 -- The error code of an answer for a diff that is not open any more (answered or closed).
 local DIFF_NOT_OPEN = -32011
 
@@ -38,14 +38,16 @@ end
 
 --- Starts the sidecar `cmd`.
 --- @param editor { show_diff: fun(diff: { id: string, path: string, old: string|nil, new: string, client: table|nil }),
----   close_diff: fun(id: string, closing: table): string, clients_changed: fun(clients: table[]),
+---   close_diff: fun(id: string): string, clients_changed: fun(clients: table[]),
 ---   warnings_changed: fun(warnings: table[]), env_changed: fun(env: table),
 ---   diff_outcome: fun(outcome: { id: string|number, path: string, kind: string, message: string }),
 ---   log: fun(line: string), exited: fun(code: integer) }
+---   diff_closed: fun(notice: { id: string|number, path: string, message: string, kept_text: string|nil }),
 ---   `show_diff` and `close_diff` raise an error (the reply the sidecar gets) when they cannot.
----   `closing` says why the CLI closed the diff: `{ reason?, message?, edited_message?,
----   keeps_edits }` (`keeps_edits` false: edits made in the view reach no file). `diff_outcome`
----   says, seconds after a close with reason `terminal`, whether the CLI wrote the file.
+---   `diff_closed` follows `close_diff` with the engine's words on why the CLI closed the diff,
+---   and `kept_text`, the user's edits, when those reach no file: to keep where they can take
+---   them. `diff_outcome` says, seconds after a close with reason `terminal`, whether the CLI
+---   wrote the file.
 --- @return table|nil bridge, string|nil error
 function Bridge.start(cmd, editor)
   local self = setmetatable({ editor = editor }, Bridge)
@@ -85,15 +87,7 @@ function Bridge:_request(method, params)
     })
     return vim.empty_dict()
   elseif method == 'diff/close' then
-    return {
-      content = self.editor.close_diff(params.id, {
-        reason = string_or_nil(params.reason),
-        message = string_or_nil(params.message),
-        edited_message = string_or_nil(params.editedMessage),
-        -- A sidecar that does not say keeps nothing back: Gemini CLI writes the returned text.
-        keeps_edits = params.keepsEdits ~= false,
-      }),
-    }
+    return { content = self.editor.close_diff(params.id) }
   end
   return nil
 end
@@ -106,6 +100,13 @@ function Bridge:_notification(method, params)
     self.editor.clients_changed(table_or_empty(params.clients))
   elseif method == 'warnings' then
     self.editor.warnings_changed(warnings_of(params.warnings))
+  elseif method == 'diff/closed' and type(params.message) == 'string' then
+    self.editor.diff_closed({
+      id = params.id,
+      path = string_or_nil(params.filePath) or '',
+      message = params.message,
+      kept_text = string_or_nil(params.keptText),
+    })
   elseif method == 'diff/outcome' and type(params.message) == 'string' then
     self.editor.diff_outcome({
       id = params.id,

@@ -21,6 +21,7 @@ function Diffs.new(opts)
     log = opts.log,
     answer = opts.answer,
     views = {}, -- id -> view
+    closing = {}, -- id -> { name, filetype }: views the CLI closed, until the engine says why
     serial = 0,
   }, Diffs)
 end
@@ -367,35 +368,42 @@ function Diffs:reject(id)
   self:_answer(require_view(self, id), 'rejected')
 end
 
--- Keeps `content` in a listed scratch buffer of its own, for the user to copy from; returns it.
-function Diffs:_keep(view, content)
+-- Keeps `content` in a listed scratch buffer named after `name`, for the user to copy from;
+-- returns it.
+local function keep(name, filetype, content)
   local buf = vim.api.nvim_create_buf(true, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, (text.to_lines(content)))
-  vim.api.nvim_buf_set_name(buf, unique_name(view.relative_name .. ' (your edits)'))
-  vim.bo[buf].filetype = vim.bo[view.right_buf].filetype
+  vim.api.nvim_buf_set_name(buf, unique_name(name .. ' (your edits)'))
+  vim.bo[buf].filetype = filetype
   return buf
 end
 
 --- Closes a view on the CLI's request, without an outcome; returns the proposal's text and
---- the view. `closing` (see bridge.lua) says why, for the log; edits that reach no file are
---- kept in a buffer of their own, and the user is told where in one short line (a longer one
---- would stop Neovim at a hit-enter prompt, in the middle of typing in the CLI).
-function Diffs:close(id, closing)
+--- the view. What the user is told follows in `closed`.
+function Diffs:close(id)
   local view = self.views[id]
   if not view then
     error('no open diff with id ' .. tostring(id), 0)
   end
   local content = self:_proposal(view)
-  local edited = content ~= view.proposed
-  local why = edited and closing.edited_message or closing.message
-  if why then
-    self.log:info(why)
-  end
-  if edited and not closing.keeps_edits then
-    self.log:warn(('your edits to %s were not written: :buffer %d'):format(view.relative_name, self:_keep(view, content)))
-  end
+  self.closing[id] = { name = view.relative_name, filetype = vim.bo[view.right_buf].filetype }
   self:_finish(view)
   return content, view
+end
+
+--- What the engine says of a view the CLI closed (see bridge.lua): the message goes to the
+--- log; edits that reach no file are kept in a buffer of their own, and the user is told where
+--- in one short line (a longer one would stop Neovim at a hit-enter prompt, in the middle of
+--- typing in the CLI).
+function Diffs:closed(notice)
+  local view = self.closing[notice.id]
+    or { name = vim.fn.fnamemodify(notice.path, ':~:.'), filetype = '' }
+  self.closing[notice.id] = nil
+  self.log:info(notice.message)
+  if notice.kept_text then
+    local buf = keep(view.name, view.filetype, notice.kept_text)
+    self.log:warn(('your edits to %s were not written: :buffer %d'):format(view.name, buf))
+  end
 end
 
 --- Closes every view without an answer: the sidecar rejects the diffs it still has open when

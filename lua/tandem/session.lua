@@ -88,11 +88,14 @@ function Session:start()
     show_diff = function(diff)
       self.diffs:open(diff)
     end,
-    close_diff = function(id, closing)
-      local content, view = self.diffs:close(id, closing)
+    close_diff = function(id)
+      local content, view = self.diffs:close(id)
       -- Approved in the terminal: the CLI writes the file now.
       self.reload:after_write(view.path)
       return content
+    end,
+    diff_closed = function(notice)
+      self.diffs:closed(notice)
     end,
     clients_changed = function(clients)
       self:_clients_changed(clients)

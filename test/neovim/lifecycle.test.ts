@@ -356,8 +356,8 @@ describe('Tandem with a scripted sidecar', { skip: neovimSkipReason() }, () => {
     await startWith('gone');
     // The plugin ships with its sidecar: it offers that one's protocol and no older one.
     assert.deepEqual((received()[0]?.params as { protocol: unknown }).protocol, {
-      min: '1.2',
-      max: '1.2',
+      min: '1.3',
+      max: '1.3',
     });
     await session.input(':TandemAccept<CR>');
     await waitFor('the view to close', async () =>

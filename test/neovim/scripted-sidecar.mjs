@@ -28,7 +28,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   send({
     id: message.id,
     result: {
-      protocol: '1.2',
+      protocol: '1.3',
       capabilities: { diffAnswerReplies: true, clientChanges: true },
       port: 1,
       env: {},

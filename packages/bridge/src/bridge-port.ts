@@ -1,10 +1,12 @@
-import type {
-  CompanionWarning,
-  ConnectedClient,
-  DiffClosing,
-  DiffOutcomeNotice,
-  DiffRequest,
-  EditorPort,
+import {
+  closingMessages,
+  type CompanionWarning,
+  type ConnectedClient,
+  type DiffClosedNotice,
+  type DiffCloseReason,
+  type DiffOutcomeNotice,
+  type DiffRequest,
+  type EditorPort,
 } from '@tandem/core';
 import { editorReplies, STATUS_CLIENT_LIMIT } from './bridge-protocol.js';
 import type { JsonLinesPeer } from './json-lines-peer.js';
@@ -23,12 +25,19 @@ export interface EditorTakes {
   clientChanges?: boolean;
   /** It speaks 1.2: it hears `diff/outcome`. */
   diffOutcomes?: boolean;
+  /**
+   * It speaks 1.3: `diff/close` says only why, and `diff/closed` follows with what to tell the
+   * user. An older editor decides that itself from the messages `diff/close` carries.
+   */
+  closedNotices?: boolean;
 }
 
 /** The engine's `EditorPort`, spoken to an editor adapter over bridge protocol v1. */
 export class BridgePort implements EditorPort {
   /** The clients the editor was last told of (`clients/changed` only). */
   private told = new Map<string, ConnectedClient>();
+  /** The CLI of each diff shown, for the messages of `diff/close` (editors before 1.3 only). */
+  private readonly proposers = new Map<string, string>();
 
   constructor(
     private readonly peer: JsonLinesPeer,
@@ -37,6 +46,7 @@ export class BridgePort implements EditorPort {
 
   async showDiff(diff: DiffRequest): Promise<void> {
     const { id, filePath, oldContent, newContent, client } = diff;
+    if (!this.takes.closedNotices) this.proposers.set(id, client.name);
     await this.peer.request(
       'diff/open',
       {
@@ -51,14 +61,28 @@ export class BridgePort implements EditorPort {
     );
   }
 
-  async closeDiff(id: string, closing: DiffClosing): Promise<string> {
+  async closeDiff(id: string, reason: DiffCloseReason): Promise<string> {
+    const client = this.proposers.get(id);
+    this.proposers.delete(id);
+    const legacy = this.takes.closedNotices ? {} : closingMessages(reason, client ?? '');
     const reply = await this.peer.request(
       'diff/close',
-      { id, ...closing },
+      { id, reason, ...legacy },
       editorReplies['diff/close'],
       CLOSE_TIMEOUT_MS,
     );
     return reply.content;
+  }
+
+  diffClosed(id: string, { filePath, reason, message, keptText }: DiffClosedNotice): void {
+    if (!this.takes.closedNotices) return;
+    this.peer.notify('diff/closed', {
+      id,
+      filePath,
+      reason,
+      message,
+      ...(keptText !== undefined && { keptText }),
+    });
   }
 
   diffOutcome(id: string, { kind, filePath, message }: DiffOutcomeNotice): void {

@@ -1,4 +1,4 @@
-import { MAX_ANSWER_BYTES } from '@tandem/core';
+import { MAX_ANSWER_BYTES, MAX_SELECTED_TEXT } from '@tandem/core';
 // zod's small build: the sidecar of every editor window loads this at start-up; the full build
 // comes only with the first CLI (the MCP SDK's schemas).
 import english from 'zod/v4/locales/en.js';
@@ -8,17 +8,23 @@ import * as z from 'zod/mini';
 z.config(english());
 
 /**
- * Bridge protocol 1.2: the messages between an editor adapter and `tandem bridge`
+ * Bridge protocol 1.3: the messages between an editor adapter and `tandem bridge`
  * (docs/bridge-protocol.md). Paths are absolute; lines and characters are 1-based, characters
  * counted in Unicode code points.
  */
 
 /** The versions this sidecar speaks, oldest first. */
-export const PROTOCOL_VERSIONS = ['1.0', '1.1', '1.2'] as const;
+export const PROTOCOL_VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 /** What the sidecar can do beyond 1.0, stated in the reply to `initialize`. */
 export const SIDECAR_CAPABILITIES = { diffAnswerReplies: true, clientChanges: true };
+
+/**
+ * What the CLIs keep of the context, stated in the reply to `initialize` (1.3): an adapter that
+ * reads a selection need read no more than this many characters (UTF-16 code units) of it.
+ */
+export const CONTEXT_LIMITS = { selectedText: MAX_SELECTED_TEXT };
 
 /**
  * What the sidecar reads of a line ("Limits"): any answer to a proposal the engine accepted

@@ -17,6 +17,7 @@ import {
   PROTOCOL_VERSIONS,
   LINE_LIMITS,
   SIDECAR_CAPABILITIES,
+  CONTEXT_LIMITS,
   type EditorNotification,
   type InitializeParams,
   type NotificationParams,
@@ -112,6 +113,7 @@ export class BridgeSidecar {
         frontend: new BridgePort(this.peer, {
           clientChanges: params.capabilities?.clientChanges === true,
           diffOutcomes: isAtLeast(version, '1.2'),
+          closedNotices: isAtLeast(version, '1.3'),
         }),
         workspaceFolders: params.workspaceFolders,
         isTrusted: params.isTrusted,
@@ -133,6 +135,7 @@ export class BridgeSidecar {
       env: engine.terminalEnv(),
       discoveryFiles: [...engine.discoveryFiles],
       warnings: engine.warnings(),
+      ...(isAtLeast(version, '1.3') && { limits: CONTEXT_LIMITS }),
     };
   }
 

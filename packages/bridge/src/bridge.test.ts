@@ -29,7 +29,7 @@ function sandboxEnv(sandbox: Sandbox): NodeJS.ProcessEnv {
 function initializeParams(
   sandbox: Sandbox,
   pid = process.pid,
-  protocol: unknown = { min: '1.0', max: '1.2' },
+  protocol: unknown = { min: '1.0', max: '1.3' },
 ) {
   return {
     protocol,
@@ -81,8 +81,11 @@ describe('tandem bridge with the real clients connected', () => {
       env: Record<string, string>;
       discoveryFiles: string[];
       warnings: { code: string; message: string; fix: string }[];
+      limits: unknown;
     };
-    assert.equal(result.protocol, '1.2');
+    assert.equal(result.protocol, '1.3');
+    // What the CLIs keep of a selection: an adapter need read no more.
+    assert.deepEqual(result.limits, { selectedText: 16384 });
     // The sandbox's CLIs have IDE mode off: the editor learns it at once, with the fix.
     assert.ok(result.warnings.some((w) => w.code === 'ide-mode-off' && /\/ide enable/.test(w.fix)));
     assert.deepEqual(result.capabilities, { diffAnswerReplies: true, clientChanges: true });
@@ -191,10 +194,24 @@ describe('tandem bridge with the real clients connected', () => {
         (m) => m.method === 'diff/close' && m.params!.id === shown.id,
         'diff/close',
       );
-      // Why it closed, and what the CLI does with the edits, in the engine's words.
-      assert.equal(close.params!.reason, 'terminal');
-      assert.equal(close.params!.keepsEdits, client.kind === 'gemini');
-      assert.match(String(close.params!.editedMessage), /answered in its terminal/);
+      // Why it closed; then, once the engine has the view's text, what to tell the user and the
+      // edits to keep (Qwen Code never writes them).
+      assert.deepEqual(close.params, { id: shown.id, reason: 'terminal' });
+      const closed = await editor.waitFor(
+        (m) => m.method === 'diff/closed' && m.params!.id === shown.id,
+        'diff/closed',
+      );
+      assert.deepEqual(closed.params, {
+        id: shown.id,
+        filePath: target,
+        reason: 'terminal',
+        message:
+          client.kind === 'gemini'
+            ? 'Gemini CLI closed this diff: you answered in its terminal.'
+            : 'Qwen Code closed this diff: you answered in its terminal. It never writes your ' +
+              'edits: they are kept here to copy.',
+        ...(client.kind === 'qwen' && { keptText: 'proposal, edited in the editor\n' }),
+      });
       // As the whole CLI does next: Gemini CLI writes the text it got back, Qwen Code its own.
       await writeFile(target, client.kind === 'gemini' ? result.content! : 'proposal\n');
       const outcome = await outcomeOf(shown.id as string);
@@ -302,7 +319,7 @@ describe('tandem bridge with an editor of another protocol version', () => {
     }
   });
 
-  it('an adapter that speaks up to 1.1 gets 1.1, and no diff/outcome', async () => {
+  it('an adapter that speaks up to 1.1 gets 1.1: the messages in diff/close, no diff/closed, no diff/outcome', async () => {
     const contextOnly = new Sandbox();
     const other = new BridgeEditor(sandboxEnv(contextOnly));
     const shown: Record<string, unknown>[] = [];
@@ -319,12 +336,21 @@ describe('tandem bridge with an editor of another protocol version', () => {
       await pending.opened;
       await client.resolveDiffFromCli(target, 'rejected');
       await pending.result;
+      // Before 1.3 the adapter decides what to say from the messages diff/close carries.
+      const close = other.received.find((m) => m.method === 'diff/close')!;
+      assert.equal(close.params!.reason, 'terminal');
+      assert.equal(close.params!.keepsEdits, true);
+      assert.equal(
+        close.params!.message,
+        'Gemini CLI closed this diff: you answered in its terminal.',
+      );
       // The engine found the outcome (its log says so); the 1.1 adapter was not sent it.
       await waitFor(
         'the outcome in the log',
         () => other.stderr.some((line) => line.includes('x.txt was not changed')) || undefined,
       );
       assert.equal(other.received.filter((m) => m.method === 'diff/outcome').length, 0);
+      assert.equal(other.received.filter((m) => m.method === 'diff/closed').length, 0);
     } finally {
       await client.kill();
       await other.kill();

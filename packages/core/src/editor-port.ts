@@ -54,25 +54,30 @@ export const MAX_PROPOSAL_BYTES = 64 * 1024 * 1024;
 export const MAX_ANSWER_BYTES = 3 * MAX_PROPOSAL_BYTES + 1024 * 1024;
 
 /**
- * Why a diff view closes without the user's answer in it, and what becomes of the user's edits
- * (the engine knows what each CLI does; the frontend knows whether the user edited).
+ * Why a diff view closes without the user's answer in it. `terminal`: the user answered in the
+ * CLI's terminal — approved or cancelled, the CLIs do not say which (the engine finds out on
+ * disk and tells `diffOutcome` later); `withdrawn`: the CLI closed it without an answer;
+ * `replaced`: the CLI proposed the same file again; `client-left`: its CLI went away;
+ * `stopping`: the editor's companion stops.
  */
-export interface DiffClosing {
-  /**
-   * `terminal`: the user answered in the CLI's terminal — approved or cancelled, the CLIs do
-   * not say which (the engine finds out on disk and tells `diffOutcome` later); `withdrawn`: the CLI closed it without an answer; `replaced`: the CLI proposed
-   * the same file again; `client-left`: its CLI went away; `stopping`: the editor's companion stops.
-   */
-  reason: 'terminal' | 'withdrawn' | 'replaced' | 'client-left' | 'stopping';
-  /** For people, when the proposal was not edited: what happens to the file now. */
+export type DiffCloseReason = 'terminal' | 'withdrawn' | 'replaced' | 'client-left' | 'stopping';
+
+/**
+ * What the user is told once a view closed without their answer, decided by the engine from the
+ * text the view held: the frontend shows `message`, and keeps `keptText` when there is one.
+ */
+export interface DiffClosedNotice {
+  reason: DiffCloseReason;
+  /** The diff's file, exactly as the CLI sent it. */
+  filePath: string;
+  /** For people: why the view closed, and what becomes of the file and of the user's edits. */
   message: string;
-  /** For people, when the user had edited the proposal: what happens to their edits. */
-  editedMessage: string;
   /**
-   * Whether the user's edits can reach the file (Gemini CLI after an approval in its terminal).
-   * When false and the user had edited the proposal, keep their text where they can still take it.
+   * The user's edited text, which reaches no file: keep it where they can still take it (a
+   * scratch buffer, a notice to copy from). Absent when they had not edited the proposal, or
+   * when the CLI writes their edits.
    */
-  keepsEdits: boolean;
+  keptText?: string;
 }
 
 /**
@@ -94,9 +99,11 @@ export interface EditorPort {
   showDiff(diff: DiffRequest): Promise<void>;
   /**
    * Close the diff view without an answer and return the current text of the proposed side
-   * (the user may have edited it). `closing` says why, and what the user must be told.
+   * (the user may have edited it). What the user is told follows in `diffClosed`.
    */
-  closeDiff(id: string, closing: DiffClosing): Promise<string>;
+  closeDiff(id: string, reason: DiffCloseReason): Promise<string>;
+  /** After `closeDiff` returned: what to tell the user, and their edits to keep. */
+  diffClosed?(id: string, notice: DiffClosedNotice): void;
   /**
    * What became of a diff closed with reason `terminal` (its view is already closed): a few
    * seconds after the close, once the engine saw the CLI write the file or not.

@@ -3,7 +3,8 @@ export { Engine, type EngineOptions } from './engine.js';
 export type {
   ConnectedClient,
   DiffAnswer,
-  DiffClosing,
+  DiffClosedNotice,
+  DiffCloseReason,
   DiffOutcomeNotice,
   DiffRequest,
   EditorEvents,
@@ -11,6 +12,7 @@ export type {
   EditorPort,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
+export { MAX_SELECTED_TEXT } from './clients/context-limits.js';
 export {
   APPROVAL_MODE_RULES,
   cliSettings,
@@ -23,10 +25,10 @@ export {
   type SettingsLayer,
 } from './clients/cli-settings.js';
 export {
+  closingMessages,
   TERMINAL_WRITE_LIMIT_MS,
-  terminalAnswerClosing,
   terminalOutcome,
-  unansweredClosing,
+  type ClosingMessages,
 } from './clients/diff-rules.js';
 export {
   CLI_DISPLAY_NAMES,

@@ -30,7 +30,7 @@ export type ReviewOutcome = 'accepted' | 'rejected' | 'closed';
 /** Why the CLI closed a diff, and where the user's edits went (from the engine). */
 export interface ClosedNotice {
   message: string;
-  /** The user's edited text, when their edits did or may not reach the file: keep it to copy. */
+  /** The user's edited text, when their edits reach no file: keep it to copy. */
   editedText?: string;
 }
 

@@ -47,25 +47,20 @@ describe('ReviewQueue', () => {
   });
 
   test('closeDiff returns the latest draft and forgets the diff', async () => {
-    const { queue, answers, changes } = setUp();
+    const { queue, answers } = setUp();
     await queue.showDiff(diffRequest('a'));
     assert.equal(queue.updateDraft('a', 'edited\n'), true);
     assert.equal(await queue.closeDiff('a'), 'edited\n');
     assert.deepEqual(queue.pending(), []);
-    assert.deepEqual(changes.at(-1), { type: 'closed', id: 'a', outcome: 'closed' });
     assert.deepEqual(answers, [], 'a close is no answer');
   });
 
-  test("closed by the CLI: the engine's words, and the user's edited text kept to copy", async () => {
+  test("closed by the CLI: the page hears the engine's words, and the edited text it keeps", async () => {
     const { queue, changes } = setUp();
-    const closing = {
-      reason: 'terminal' as const,
-      message: 'plain',
-      editedMessage: 'edits not written',
-      keepsEdits: false,
-    };
     await queue.showDiff(diffRequest('a'));
-    await queue.closeDiff('a', closing);
+    await queue.closeDiff('a');
+    const filePath = '/w/a.ts';
+    queue.diffClosed('a', { reason: 'terminal', filePath, message: 'plain' });
     assert.deepEqual(changes.at(-1), {
       type: 'closed',
       id: 'a',
@@ -74,12 +69,13 @@ describe('ReviewQueue', () => {
     });
     await queue.showDiff(diffRequest('b'));
     queue.updateDraft('b', 'my edit\n');
-    await queue.closeDiff('b', closing);
+    await queue.closeDiff('b');
+    queue.diffClosed('b', { reason: 'terminal', filePath, message: 'kept', keptText: 'my edit\n' });
     assert.deepEqual(changes.at(-1), {
       type: 'closed',
       id: 'b',
       outcome: 'closed',
-      notice: { message: 'edits not written', editedText: 'my edit\n' },
+      notice: { message: 'kept', editedText: 'my edit\n' },
     });
   });
 

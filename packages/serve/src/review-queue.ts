@@ -2,14 +2,13 @@ import type {
   CompanionWarning,
   ConnectedClient,
   DiffAnswer,
-  DiffClosing,
+  DiffClosedNotice,
   DiffOutcomeNotice,
   DiffRequest,
   EditorEvents,
   EditorPort,
 } from '@tandem/core';
 import type {
-  ClosedNotice,
   Review,
   ReviewClient,
   ReviewEvent,
@@ -83,11 +82,22 @@ export class ReviewQueue implements EditorPort {
     this.emit({ type: 'opened', review });
   }
 
-  async closeDiff(id: string, closing?: DiffClosing): Promise<string> {
+  /** The CLI closed the diff: it leaves the queue; the page hears of it with `diffClosed`. */
+  async closeDiff(id: string): Promise<string> {
     const review = this.reviews.get(id);
     if (!review) throw new Error(`Diff ${id} is not open`);
-    this.finish(id, 'closed', closing && closedNotice(review, closing));
+    this.reviews.delete(id);
     return review.draft;
+  }
+
+  /** Why the CLI closed the diff, and the user's edits to keep: the engine's words. */
+  diffClosed(id: string, { message, keptText }: DiffClosedNotice): void {
+    this.emit({
+      type: 'closed',
+      id,
+      outcome: 'closed',
+      notice: { message, ...(keptText !== undefined && { editedText: keptText }) },
+    });
   }
 
   /** What became of a diff answered in the CLI's terminal: the page tells the user. */
@@ -144,19 +154,12 @@ export class ReviewQueue implements EditorPort {
     return { ok: false, code: 'not-open', message };
   }
 
-  private finish(id: string, outcome: ReviewOutcome, notice?: ClosedNotice): void {
+  private finish(id: string, outcome: ReviewOutcome): void {
     this.reviews.delete(id);
-    this.emit({ type: 'closed', id, outcome, ...(notice && { notice }) });
+    this.emit({ type: 'closed', id, outcome });
   }
 
   private emit(change: ReviewChange): void {
     for (const listener of this.listeners) listener(change);
   }
-}
-
-/** What the page says of a diff the CLI closed: the engine's words, and the user's edits. */
-function closedNotice(review: Review, closing: DiffClosing): ClosedNotice {
-  return review.draft === review.proposal
-    ? { message: closing.message }
-    : { message: closing.editedMessage, editedText: review.draft };
 }

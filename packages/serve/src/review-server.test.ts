@@ -76,6 +76,12 @@ describe('ReviewServer', () => {
 
   after(() => rmSync(pageDir, { recursive: true, force: true }));
 
+  /** What the engine does when the CLI closes diff `id`: the view closes, then the user is told. */
+  async function closedByTheCli(id: string): Promise<void> {
+    await queue.closeDiff(id);
+    queue.diffClosed(id, { reason: 'withdrawn', filePath: '/work/project/a', message: 'gone' });
+  }
+
   beforeEach(async () => {
     ({ queue, answers, warnings } = recordingQueue());
     server = await ReviewServer.start({
@@ -361,7 +367,7 @@ describe('ReviewServer', () => {
           buffer = buffer.slice(end + 2);
           events.push(JSON.parse(data));
           if (events.length === 1) void queue.showDiff(diffRequest('b'));
-          if (events.length === 2) void queue.closeDiff('a');
+          if (events.length === 2) void closedByTheCli('a');
           if (events.length === 3) {
             request.destroy();
             resolve();

@@ -110,24 +110,28 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
       await page.locator('.review').waitFor({ state: 'detached' });
     });
 
-    test("a diff approved in the terminal leaves the page with the user's draft", async () => {
+    test('a diff approved in the terminal: the page says how it closed, keeping the draft the CLI drops', async () => {
       const diff = await openOnPage(client!);
       await typeInProposal('// draft\n');
       await review().locator('.draft-state', { hasText: 'saved' }).waitFor();
       await client!.resolveDiffFromCli(filePath, 'accepted');
       assert.deepEqual(await diff.result, { status: 'accepted', content: `${PROPOSAL}// draft\n` });
       await page.locator('.review').waitFor({ state: 'detached' });
-      // The page says how the diff closed, and keeps the edited text to copy.
-      const kept = page.locator('.kept-edits');
-      assert.match(
-        await kept.innerText(),
-        kind === 'gemini' ? /answered in its terminal/ : /never writes your edits/,
-      );
-      assert.equal(await kept.locator('textarea').inputValue(), `${PROPOSAL}// draft\n`);
+      // The page says how the diff closed, in the engine's words. Qwen Code never writes the
+      // user's edits: the page keeps them to copy. Gemini CLI writes them: nothing to keep.
+      if (kind === 'qwen') {
+        const kept = page.locator('.kept-edits');
+        assert.match(await kept.innerText(), /never writes your edits/);
+        assert.equal(await kept.locator('textarea').inputValue(), `${PROPOSAL}// draft\n`);
+      } else {
+        await page.locator('.toast', { hasText: 'answered in its terminal' }).waitFor();
+        assert.equal(await page.locator('.kept-edits').count(), 0);
+      }
       // As the whole CLI does next: Gemini CLI writes the text it got back, Qwen Code its own
       // proposal. The engine sees the write, and the page says which it was.
       writeFileSync(filePath, kind === 'gemini' ? `${PROPOSAL}// draft\n` : PROPOSAL);
-      await kept
+      const notice = page.locator(kind === 'qwen' ? '.kept-edits' : '.outcome');
+      await notice
         .locator('.diff-outcome', {
           hasText:
             kind === 'gemini'
@@ -135,7 +139,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
               : 'Qwen Code wrote its own proposal to greet.ts, not your edits',
         })
         .waitFor({ timeout: 60_000 });
-      await kept.getByRole('button', { name: 'Dismiss' }).click();
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
     });
 
     test('closeDiff from the CLI returns the draft; the diff is then rejected', async () => {

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type {
   DiffAnswer,
-  DiffClosing,
+  DiffClosedNotice,
+  DiffCloseReason,
   DiffOutcomeNotice,
   DiffRequest,
   EditorPort,
@@ -40,7 +41,7 @@ const decoder = new TextDecoder();
  */
 export class DiffViews
   implements
-    Pick<EditorPort, 'showDiff' | 'closeDiff' | 'diffOutcome'>,
+    Pick<EditorPort, 'showDiff' | 'closeDiff' | 'diffClosed' | 'diffOutcome'>,
     vscode.FileSystemProvider,
     vscode.TextDocumentContentProvider,
     vscode.Disposable
@@ -53,6 +54,8 @@ export class DiffViews
   private shuttingDown = false;
   /** Proposals whose save under way the user asked for (not an auto save), by URI. */
   private readonly manualSaves = new Set<string>();
+  /** The language of each view the CLI closed, until the engine says what to tell the user. */
+  private readonly closedLanguages = new Map<string, string | undefined>();
 
   constructor(
     private readonly answers: DiffAnswers,
@@ -103,28 +106,30 @@ export class DiffViews
     });
   }
 
-  async closeDiff(id: string, closing: DiffClosing): Promise<string> {
+  async closeDiff(id: string, reason: DiffCloseReason): Promise<string> {
     const view = this.views.get(id);
     if (!view) throw new Error(`no diff ${id} is open`);
     const content = this.currentText(view);
-    const language = this.document(view)?.languageId;
+    this.closedLanguages.set(id, this.document(view)?.languageId);
     view.answered = true;
     await this.close(view);
-    this.log.info(`${view.diff.filePath}: closed (${closing.reason}) ${closing.message}`);
-    const edited = content !== view.diff.newContent;
-    if (
-      this.shuttingDown ||
-      (!edited && (closing.reason === 'terminal' || closing.reason === 'replaced'))
-    ) {
-      return content;
-    }
-    if (edited && !closing.keepsEdits) {
-      // The user's edits reach no file: keep them where they can still take them.
-      const kept = await vscode.workspace.openTextDocument({ content, language });
-      await vscode.window.showTextDocument(kept, { preview: false });
-    }
-    void vscode.window.showWarningMessage(edited ? closing.editedMessage : closing.message);
+    this.log.info(`${view.diff.filePath}: closed (${reason})`);
     return content;
+  }
+
+  /** What the engine tells the user of a view the CLI closed, and the edits it keeps. */
+  diffClosed(id: string, { message, keptText }: DiffClosedNotice): void {
+    const language = this.closedLanguages.get(id);
+    this.closedLanguages.delete(id);
+    this.log.info(message);
+    if (this.shuttingDown) return;
+    void (async () => {
+      if (keptText !== undefined) {
+        const kept = await vscode.workspace.openTextDocument({ content: keptText, language });
+        await vscode.window.showTextDocument(kept, { preview: false });
+      }
+      void vscode.window.showWarningMessage(message);
+    })().catch((error: unknown) => this.log.warn(`cannot keep the edits: ${String(error)}`));
   }
 
   /** What the CLI did after the user answered in its terminal, found out by the engine on disk. */

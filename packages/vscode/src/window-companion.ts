@@ -124,7 +124,8 @@ export class WindowCompanion implements vscode.Disposable {
       },
       frontend: {
         showDiff: (diff) => this.diffs.showDiff(diff),
-        closeDiff: (id, closing) => this.diffs.closeDiff(id, closing),
+        closeDiff: (id, reason) => this.diffs.closeDiff(id, reason),
+        diffClosed: (id, notice) => this.diffs.diffClosed(id, notice),
         diffOutcome: (id, outcome) => this.diffs.diffOutcome(id, outcome),
         clientsChanged: (clients) => this.clientsChanged(clients),
         warningsChanged: (warnings) => this.notices.show(warnings),

@@ -3,26 +3,30 @@
  * the terminal (`resolveDiffFromCli`: approved or cancelled, the client closes the same way)
  * first closes the view, keeping the user's edits where the CLI drops them; then the engine
  * watches the file and says which it was. The real clients stop at resolving their diff: what
- * the whole CLI then writes, the tests write here, as each CLI does (SPEC-NOTES §3).
+ * the whole CLI then writes, the tests write here, as each CLI does (docs/clients.md, "Both").
  */
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { realClientIn, RecordingEditor, Sandbox, waitFor, type RealClient } from '@tandem/testkit';
-import type { DiffClosing, DiffOutcomeNotice } from '../editor-port.js';
+import type { DiffClosedNotice, DiffOutcomeNotice } from '../editor-port.js';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
 import { TERMINAL_WRITE_LIMIT_MS } from './diff-rules.js';
 
-/** Records why each view was closed and what became of it; `userText` is the user's typing. */
+/** Records what the user is told of each view closed and what became of it; `userText` is the user's typing. */
 class ClosingEditor extends RecordingEditor {
-  readonly closings = new Map<string, DiffClosing>();
+  readonly closings = new Map<string, DiffClosedNotice>();
   readonly outcomes = new Map<string, DiffOutcomeNotice>();
   readonly userText = new Map<string, string>();
 
-  override async closeDiff(id: string, closing?: DiffClosing): Promise<string> {
-    if (closing) this.closings.set(id, closing);
+  diffClosed(id: string, notice: DiffClosedNotice): void {
+    assert.ok(!this.closings.has(id), `one notice for ${id}`);
+    this.closings.set(id, notice);
+  }
+
+  override async closeDiff(id: string): Promise<string> {
     const typed = this.userText.get(this.shown.get(id)!.filePath);
     if (typed !== undefined) this.edits.set(id, typed);
     return super.closeDiff(id);
@@ -115,19 +119,18 @@ for (const kind of ['gemini', 'qwen'] as const) {
       const { path, id, closing, result } = await answerInTerminal('edited.txt', 'accepted', {
         typed,
       });
+      assert.equal(closing.filePath, path);
       if (kind === 'gemini') {
-        assert.equal(closing.keepsEdits, true);
+        assert.equal(closing.keptText, undefined);
+        assert.equal(closing.message, 'Gemini CLI closed this diff: you answered in its terminal.');
         // What Gemini CLI takes as the text to write: the view's, with the user's edits.
         assert.equal(result.content, typed);
         // As the whole Gemini CLI does next: it writes that text.
         await writeFile(path, result.content!);
       } else {
-        assert.equal(closing.keepsEdits, false);
-        assert.match(
-          closing.editedMessage,
-          /Qwen Code closed this diff: .*never writes your edits/,
-        );
-        assert.match(closing.editedMessage, /kept here to copy/);
+        assert.equal(closing.keptText, typed);
+        assert.match(closing.message, /Qwen Code closed this diff: .*never writes your edits/);
+        assert.match(closing.message, /kept here to copy/);
         // As the whole Qwen Code does next: it writes its own proposal.
         await writeFile(path, 'proposal\n');
       }
@@ -171,7 +174,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
       const { path, id, closing } = await answerInTerminal('cancelled.txt', 'rejected', {
         typed: 'edited, then cancelled\n',
       });
-      assert.equal(closing.keepsEdits, kind === 'gemini');
+      assert.equal(closing.keptText, kind === 'gemini' ? undefined : 'edited, then cancelled\n');
       const outcome = await outcomeOf(id);
       assert.equal(outcome.kind, 'cancelled');
       assert.equal(
@@ -220,7 +223,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
       await client.closeDiff(path);
       const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
       assert.equal(closing.reason, 'withdrawn');
-      assert.equal(closing.keepsEdits, false);
+      assert.equal(closing.keptText, undefined, 'nothing edited, nothing kept');
       assert.match(closing.message, /the file stays as it was/);
       // A terminal answer made later still gets its outcome; the withdrawn diff never does.
       const later = await answerInTerminal('later.txt', 'rejected');

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
-import type { DiffClosing, DiffOutcomeNotice } from '../editor-port.js';
+import type { DiffClosedNotice, DiffCloseReason, DiffOutcomeNotice } from '../editor-port.js';
 
 /**
- * What the CLIs do with a diff's answer that a frontend must not have to know (SPEC-NOTES §3).
+ * What the CLIs do with a diff's answer that a frontend must not have to know (docs/clients.md, "Both").
  */
 
 /**
@@ -18,22 +18,60 @@ export function emptyAcceptRefusal(proposal: string, content: string): string | 
 }
 
 /**
- * The CLI closed its diff because the user answered in its terminal (`suppressNotification`).
- * Both CLIs close the same way after an approval and after a cancel; which it was shows on disk
- * a moment later (`terminalOutcome`). After an approval Gemini CLI writes the text `closeDiff`
- * returned (with the user's edits); Qwen Code writes its own proposal, dropping them.
+ * What to say when a view closes without the user's answer, whether they had edited the
+ * proposal or not, and whether their edits can reach the file.
  */
-export function terminalAnswerClosing(clientName: string): DiffClosing {
+export interface ClosingMessages {
+  /** When the proposal was not edited: what happens to the file now. */
+  message: string;
+  /** When the user had edited the proposal: what happens to their edits. */
+  editedMessage: string;
+  /** Whether the edits can reach the file; when not, the frontend keeps them to copy. */
+  keepsEdits: boolean;
+}
+
+/**
+ * Why a view of `clientName`'s diff closed without an answer (`reason`), for people.
+ *
+ * `terminal`: the CLI closed its diff because the user answered in its terminal
+ * (`suppressNotification`). Both CLIs close the same way after an approval and after a cancel;
+ * which it was shows on disk a moment later (`terminalOutcome`). After an approval Gemini CLI
+ * writes the text `closeDiff` returned (with the user's edits); Qwen Code writes its own
+ * proposal, dropping them. Every other reason: nothing the user edited is written.
+ */
+export function closingMessages(reason: DiffCloseReason, clientName: string): ClosingMessages {
+  if (reason !== 'terminal') return unansweredClosing(reason);
   const closed = `${clientName || 'The CLI'} closed this diff: you answered in its terminal.`;
   if (clientName === 'Gemini CLI') {
-    return { reason: 'terminal', message: closed, editedMessage: closed, keepsEdits: true };
+    return { message: closed, editedMessage: closed, keepsEdits: true };
   }
   const never = clientName === 'Qwen Code' ? 'It never writes' : 'It may not write';
   return {
-    reason: 'terminal',
     message: closed,
     editedMessage: `${closed} ${never} your edits: they are kept here to copy.`,
     keepsEdits: false,
+  };
+}
+
+/**
+ * What the user is told once a view of `clientName`'s diff of `filePath` closed for `reason`,
+ * holding `viewText` against the CLI's `proposal`: the message, and their edits to keep when
+ * those reach no file.
+ */
+export function closedNotice(
+  reason: DiffCloseReason,
+  clientName: string,
+  filePath: string,
+  proposal: string,
+  viewText: string,
+): DiffClosedNotice {
+  const closing = closingMessages(reason, clientName);
+  const edited = viewText !== proposal;
+  return {
+    reason,
+    filePath,
+    message: edited ? closing.editedMessage : closing.message,
+    ...(edited && !closing.keepsEdits && { keptText: viewText }),
   };
 }
 
@@ -112,7 +150,7 @@ export function terminalOutcome(
   }
   // What matters first: a frontend may cut a long line to fit the screen.
   const wrote = `${cli} wrote its own proposal to ${file}`;
-  const kept = terminalAnswerClosing(clientName).keepsEdits
+  const kept = closingMessages('terminal', clientName).keepsEdits
     ? ''
     : '; your edits were kept when the diff closed';
   return {
@@ -130,7 +168,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** Every other reason a view closes without an answer: nothing the user edited is written. */
-export function unansweredClosing(reason: Exclude<DiffClosing['reason'], 'terminal'>): DiffClosing {
+function unansweredClosing(reason: Exclude<DiffCloseReason, 'terminal'>): ClosingMessages {
   const why = {
     withdrawn: 'The CLI withdrew this diff',
     replaced: 'The CLI proposed this file again: this diff is replaced by the new one',
@@ -138,7 +176,6 @@ export function unansweredClosing(reason: Exclude<DiffClosing['reason'], 'termin
     stopping: 'The editor companion stopped: this diff was rejected',
   }[reason];
   return {
-    reason,
     message: `${why}; the file stays as it was.`,
     editedMessage: `${why}; your edits are not written (they are kept here to copy).`,
     keepsEdits: false,

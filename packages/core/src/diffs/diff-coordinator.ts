@@ -1,14 +1,13 @@
 import { isAbsolute } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  closedNotice,
   emptyAcceptRefusal,
   isTerminalApprovalWrite,
   TERMINAL_WRITE_LIMIT_MS,
-  terminalAnswerClosing,
   terminalOutcome,
-  unansweredClosing,
 } from '../clients/diff-rules.js';
-import type { ConnectedClient, DiffAnswer, EditorPort } from '../editor-port.js';
+import type { ConnectedClient, DiffAnswer, DiffCloseReason, EditorPort } from '../editor-port.js';
 import type { Logger } from '../log.js';
 import { DiffRegistry, type OpenDiff } from './diff-registry.js';
 import { readOldFile } from './old-file.js';
@@ -65,9 +64,7 @@ export class DiffCoordinator {
     if (replaced) {
       // The client has already dropped its wait on the old diff: close its view silently.
       this.diffs.remove(replaced.id);
-      await this.editor
-        .closeDiff(replaced.id, unansweredClosing('replaced'))
-        .catch(() => undefined);
+      await this.closeView(replaced, 'replaced').catch(() => undefined);
     }
     const diff = this.diffs.add({
       sessionId: client.sessionId,
@@ -81,7 +78,7 @@ export class DiffCoordinator {
     } catch (error) {
       this.diffs.remove(diff.id);
       // A view that shows up after all (a reply that came too late) must not linger.
-      void this.editor.closeDiff(diff.id, unansweredClosing('withdrawn')).catch(() => undefined);
+      void this.closeView(diff, 'withdrawn').catch(() => undefined);
       return refusal(`The editor could not show the diff: ${errorMessage(error)}`);
     }
     return { ok: true };
@@ -107,10 +104,7 @@ export class DiffCoordinator {
     let content: string;
     try {
       // Both CLIs suppress the notification exactly when the user answered in the terminal.
-      const closing = silent
-        ? terminalAnswerClosing(diff.client.name)
-        : unansweredClosing('withdrawn');
-      content = await this.editor.closeDiff(diff.id, closing);
+      content = await this.closeView(diff, silent ? 'terminal' : 'withdrawn');
     } catch (error) {
       if (!silent) await this.reject(diff);
       return refusal(`The editor could not close the diff: ${errorMessage(error)}`);
@@ -167,7 +161,7 @@ export class DiffCoordinator {
   async abandon(sessionId: string): Promise<void> {
     for (const diff of this.diffs.ofSession(sessionId)) {
       this.diffs.remove(diff.id);
-      await this.editor.closeDiff(diff.id, unansweredClosing('client-left')).catch(() => undefined);
+      await this.closeView(diff, 'client-left').catch(() => undefined);
     }
   }
 
@@ -183,11 +177,25 @@ export class DiffCoordinator {
       this.diffs.all().map(async (diff) => {
         this.diffs.remove(diff.id);
         await this.reject(diff);
-        const closed = this.editor.closeDiff(diff.id, unansweredClosing('stopping'));
+        const closed = this.closeView(diff, 'stopping');
         const waited = sleep(STOP_CLOSE_WAIT_MS, undefined, { ref: false });
         await Promise.race([closed.catch(() => undefined), waited]);
       }),
     );
+  }
+
+  /**
+   * Closes the view of `diff` without an answer, for `reason`; then tells the user why, and
+   * what becomes of their edits. Resolves with the view's text.
+   */
+  private async closeView(diff: OpenDiff, reason: DiffCloseReason): Promise<string> {
+    const text = await this.editor.closeDiff(diff.id, reason);
+    const { filePath, newContent, client } = diff;
+    this.editor.diffClosed?.(
+      diff.id,
+      closedNotice(reason, client.name, filePath, newContent, text),
+    );
+    return text;
   }
 
   private reject(diff: OpenDiff): Promise<void> {
