@@ -5,7 +5,7 @@
 
 ;; Author: The Tandem authors
 ;; Version: 0.1.0
-;; Package-Requires: ((emacs "28.1"))
+;; Package-Requires: ((emacs "28.2"))
 ;; Keywords: tools, convenience
 ;; URL: https://github.com/OWNER/tandem
 
@@ -34,8 +34,8 @@
 ;; `npm install -g tandem-ide' (Node.js 20 or newer), or build it in a
 ;; clone of the repository with `npm run build:sidecar'.
 ;;
-;; Tested on Emacs 28.2 (Debian 12) and on the newest Emacs Debian
-;; unstable carries (30.2 in November 2026).
+;; Tested on Emacs 28.2 (Debian 12), 30.1 (Debian 13) and the newest
+;; Emacs Debian unstable carries (30.2 in November 2026).
 
 ;;; Code:
 

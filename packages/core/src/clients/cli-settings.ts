@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { DiscoveryLocations } from './discovery-rules.js';
 
 /**
- * What each CLI's settings decide for a companion (SPEC-NOTES §4): whether it looks for an
+ * What each CLI's settings decide for a companion (docs/clients.md, "Discovery"): whether it looks for an
  * editor at all (IDE mode), and whether it shows a proposed edit before writing it (the approval
  * mode: only a CLI that asks opens a diff in the editor).
  */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 
 /**
- * Gemini CLI in a container (SPEC-NOTES §4): when `/.dockerenv` or `/run/.containerenv` exists it
+ * Gemini CLI in a container (docs/clients.md, "Discovery"): when `/.dockerenv` or `/run/.containerenv` exists it
  * dials `host.docker.internal` instead of 127.0.0.1, unless one of a few variables says that the
  * IDE runs beside it. Qwen Code tries 127.0.0.1 first and needs nothing.
  */

@@ -1,4 +1,4 @@
-/** What the clients keep of a context update (SPEC-NOTES §3): sending more is wasted. */
+/** What the clients keep of a context update (docs/clients.md, "Notifications and context"): sending more is wasted. */
 
 /** The clients keep the 10 newest files. */
 export const MAX_OPEN_FILES = 10;

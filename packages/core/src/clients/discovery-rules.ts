@@ -4,7 +4,7 @@ import { containerTerminalVariables, type ContainerFacts } from './container-rul
 
 /**
  * How Gemini CLI and Qwen Code find a companion, for every client version Tandem serves
- * (SPEC-NOTES §4): where they look, what each file is named and holds, the variables they read,
+ * (docs/clients.md, "Discovery"): where they look, what each file is named and holds, the variables they read,
  * and how they compute the editor's PID. The writer (the engine), the readers (`doctor`, `env`,
  * `check`) and the tests all take these rules from here.
  */

@@ -1,6 +1,6 @@
 import type { CliKind } from './cli-settings.js';
 
-/** The MCP protocol version each CLI sends in `initialize` (SPEC-NOTES §1). */
+/** The MCP protocol version each CLI sends in `initialize` (docs/clients.md, "Transport"). */
 export const MCP_PROTOCOL_VERSIONS: Record<CliKind, string> = {
   gemini: '2025-06-18',
   qwen: '2025-11-25',

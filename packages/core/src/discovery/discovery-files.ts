@@ -26,7 +26,7 @@ export interface DiscoveryOptions {
   qwenHome?: string;
   /**
    * The PID in the Gemini file's name. Defaults to what the CLI computes from a terminal whose
-   * shell is a direct child of the editor (SPEC-NOTES §4).
+   * shell is a direct child of the editor (docs/clients.md, "Discovery").
    */
   geminiIdePid?: number;
 }

@@ -81,7 +81,7 @@ export class ClientSession {
     });
   }
 
-  /** Both tools, or the CLIs turn diffing off (SPEC-NOTES §2). */
+  /** Both tools, or the CLIs turn diffing off (docs/clients.md, "Tools"). */
   private registerDiffTools(tools: DiffTools): void {
     this.server.registerTool(
       'openDiff',

@@ -4,7 +4,7 @@ import type { EditorContext } from '../context/context-tracker.js';
 import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 
 /**
- * The `ide/*` notifications, with schemas as strict as the clients' own (SPEC-NOTES §1, §3): a
+ * The `ide/*` notifications, with schemas as strict as the clients' own (docs/clients.md, "Transport" and "Notifications and context"): a
  * notification that fails the client's schema disconnects the CLI until the user types
  * `/ide enable`, so every one is checked here before it is sent.
  */

@@ -8,7 +8,7 @@ export function openDiffResult(result: { ok: true } | Refusal): CallToolResult {
 
 /**
  * `closeDiff` returns one text part holding `{"content": …}` as JSON: the clients read
- * `JSON.parse(text).content`, and plain text would lose the user's edits (SPEC-NOTES §2).
+ * `JSON.parse(text).content`, and plain text would lose the user's edits (docs/clients.md, "Tools").
  */
 export function closeDiffResult(result: { ok: true; content: string | null } | Refusal) {
   if (!result.ok) return failure(result.reason);

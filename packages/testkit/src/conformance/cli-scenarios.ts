@@ -180,7 +180,7 @@ const SCENARIOS: Record<
       await diffClosed(driver, scene);
       await turnOver(scene.session);
       // Gemini CLI writes the text closeDiff returned (with the edit made in the editor); Qwen
-      // Code writes its own proposal (SPEC-NOTES §3).
+      // Code writes its own proposal (docs/clients.md, "Both").
       const edited = `${proposed}added in ${driver.name}\n`;
       assert.equal(readFileSync(scene.file, 'utf8'), cli === 'gemini' ? edited : proposed);
       await told(
