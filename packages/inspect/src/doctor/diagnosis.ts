@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { checkFiles, Prober, type CheckedFile, type NamedProcess } from '../scan/companions.js';
+import { checkFiles, Prober, type CheckedFile } from '../scan/companions.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import { ideProcessFromTree } from '../scan/ide-process.js';
 import {
@@ -8,78 +8,22 @@ import {
   DISCOVERY_KINDS,
   geminiHost,
   tandemCommandFor,
-  type ApprovalModeSetting,
-  type IdeModeSetting,
-  type DiscoveryKind,
   discoveryLocations,
   type DiscoveryLocations,
   folderProblem,
 } from '@tandem/core';
-import type { ProbeResult } from '../scan/mcp-probe.js';
-import {
-  geminiWorkspaceCheck,
-  qwenWorkspaceCheck,
-  type WorkspaceCheck,
-} from '../scan/workspace-match.js';
+import { geminiWorkspaceCheck, qwenWorkspaceCheck } from '../scan/workspace-match.js';
 import { predictGemini } from './gemini-prediction.js';
 import {
   CLIENT_NAMES,
   containerFacts,
   type ClientKind,
-  type ClientPrediction,
   type ContainerFacts,
   type PredictionContext,
 } from './prediction.js';
-import { findProblems, type Problem } from './problems.js';
+import type { ClientReport, DoctorReport, EnvironmentReport, FileReport } from './doctor-report.js';
+import { findProblems } from './problems.js';
 import { predictQwen } from './qwen-prediction.js';
-
-/** The `--json` output of `tandem doctor` (documented in its help text). */
-export interface DoctorReport {
-  version: 1;
-  dir: string;
-  realDir: string;
-  locations: Omit<DiscoveryLocations, 'home'>;
-  environment: EnvironmentReport;
-  files: FileReport[];
-  clients: ClientReport[];
-  problems: Problem[];
-  /** Every CLI checked would connect. */
-  ok: boolean;
-}
-
-export interface EnvironmentReport {
-  /** The discovery-related variables that are set. */
-  variables: Record<string, string>;
-  termProgram?: string;
-  container?: { marker: string; localOverride?: string; geminiHost: string };
-}
-
-export interface FileReport {
-  path: string;
-  kind: DiscoveryKind;
-  readBy: string;
-  port?: number;
-  workspacePath?: string;
-  ideInfo?: { name: string; displayName: string };
-  hasToken: boolean;
-  /** Written by Tandem. */
-  tandem: boolean;
-  processes: NamedProcess[];
-  probe?: ProbeResult;
-  live: boolean;
-  staleBecause?: string;
-  /** Whether the folder is in its workspace, as the CLI that reads it decides. */
-  workspace?: WorkspaceCheck;
-}
-
-export interface ClientReport extends ClientPrediction {
-  name: string;
-  ideMode: IdeModeSetting;
-  /** The approval mode it starts in: only `default` shows diffs in the editor. */
-  approvalMode: ApprovalModeSetting;
-  /** IDE mode is on and the connection succeeds. */
-  connects: boolean;
-}
 
 export interface DoctorOptions {
   dir: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { printable } from '@tandem/command';
 import { closedPort, deadPid, sceneForEachTest } from '../scan/test-scene.fixture.js';
-import type { DoctorReport } from './diagnosis.js';
+import type { DoctorReport } from './doctor-report.js';
 import { doctorCommand } from './doctor-command.js';
 import { assertUsage } from '../command-usage.fixture.js';
 

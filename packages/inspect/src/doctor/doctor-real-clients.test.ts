@@ -15,7 +15,7 @@ import {
   type RealClient,
 } from '@tandem/testkit';
 import { closedPort, deadPid, runCommand, TestScene } from '../scan/test-scene.fixture.js';
-import type { ClientReport, DoctorReport } from './diagnosis.js';
+import type { ClientReport, DoctorReport } from './doctor-report.js';
 import { doctorCommand } from './doctor-command.js';
 
 /**

@@ -1,17 +1,6 @@
-import type { ClientReport, EnvironmentReport, FileReport } from './diagnosis.js';
+import type { ClientReport, EnvironmentReport, FileReport, Problem } from './doctor-report.js';
 import { editorClaimsOf } from './ide-detection.js';
-import type { ClientKind, ConnectionAttempt } from './prediction.js';
-
-export interface Problem {
-  /** `error`: a CLI would not connect because of it; `warning`: it may bite; `info`: good to know. */
-  severity: 'error' | 'warning' | 'info';
-  /** A stable name for scripts, e.g. `directory-mismatch`. */
-  code: string;
-  /** The CLI concerned; absent when it concerns both or neither. */
-  client?: ClientKind;
-  message: string;
-  fix?: string;
-}
+import type { ConnectionAttempt } from './prediction.js';
 
 interface ProblemInput {
   dir: string;

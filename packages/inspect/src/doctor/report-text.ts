@@ -1,8 +1,7 @@
 import { printable } from '@tandem/command';
 import { basename } from 'node:path';
-import type { ClientReport, DoctorReport, FileReport } from './diagnosis.js';
+import type { ClientReport, DoctorReport, FileReport, Problem } from './doctor-report.js';
 import { CLIENT_NAMES } from './prediction.js';
-import type { Problem } from './problems.js';
 
 const MARK = { ok: '✓', error: '✗', warning: '!', info: '·' } as const;
 
