@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   DiffAnswer,
-  DiffClosing,
+  DiffClosedNotice,
   DiffOutcomeNotice,
   DiffRequest,
   EditorPort,
@@ -134,22 +134,26 @@ export class Proposals implements EditorPort {
     }
   }
 
-  async closeDiff(id: string, closing: DiffClosing): Promise<string> {
-    if (this.pageOnly.delete(id)) return this.page.close(id, closing);
+  async closeDiff(id: string): Promise<string> {
+    if (this.pageOnly.delete(id)) return this.page.close(id);
     const proposal = this.byId.get(id);
     if (!proposal) throw new Error(`Diff ${id} is not open`);
     this.page.withdraw(id);
     const text = this.documents.text(proposal.uri) ?? proposal.diff.newContent;
     proposal.pending = false;
-    const edited = text !== proposal.diff.newContent;
-    // LSP cannot close a document: the proposal says what happened, until the user closes it.
     if (this.documents.text(proposal.uri) === undefined) await this.forget(proposal);
-    else
-      this.editor.publishDiagnostics(
-        proposal.uri,
-        answeredMark(edited ? closing.editedMessage : closing.message),
-      );
     return text;
+  }
+
+  /**
+   * What the engine says of a diff the CLI closed. LSP cannot close a document: the proposal
+   * says it, until the user closes it (the edits it keeps are in that document). A diff shown
+   * on the review page alone is told there.
+   */
+  diffClosed(id: string, notice: DiffClosedNotice): void {
+    const proposal = this.byId.get(id);
+    if (proposal) this.editor.publishDiagnostics(proposal.uri, answeredMark(notice.message));
+    else this.page.closed(id, notice);
   }
 
   diffOutcome(id: string, outcome: DiffOutcomeNotice): void {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type {
   ConnectionCap,
   DiffAnswer,
-  DiffClosing,
+  DiffClosedNotice,
   DiffOutcomeNotice,
   DiffRequest,
   Logger,
@@ -65,18 +65,25 @@ export class ReviewFallback {
     return (await this.start()).server.url;
   }
 
-  /** Closes the diff's review (the CLI closed it); resolves with the page's text. */
-  async close(id: string, closing: DiffClosing): Promise<string> {
+  /** The CLI closed the diff: its review leaves the page, which hears why with `closed`. */
+  async close(id: string): Promise<string> {
     const { queue } = await this.start();
     this.onPage.delete(id);
-    return queue.closeDiff(id, closing);
+    return queue.closeDiff(id);
+  }
+
+  /** What the engine says of a diff the CLI closed, for the page. */
+  closed(id: string, notice: DiffClosedNotice): void {
+    void this.page
+      ?.then(({ queue }) => queue.diffClosed(id, notice))
+      .catch((error) => this.log.warn(`telling the page of diff ${id}: ${describe(error)}`));
   }
 
   /** Takes the diff off the page, if it is there (the editor answered it). */
   withdraw(id: string): void {
     if (!this.onPage.delete(id)) return;
     void this.page
-      ?.then(({ queue }) => queue.closeDiff(id))
+      ?.then(({ queue }) => queue.withdraw(id))
       .catch((error) => this.log.warn(`withdrawing diff ${id}: ${describe(error)}`));
   }
 

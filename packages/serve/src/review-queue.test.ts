@@ -79,6 +79,19 @@ describe('ReviewQueue', () => {
     });
   });
 
+  test('a diff answered beside the page (in an editor) leaves it, with nothing to say', async () => {
+    const { queue, changes, answers } = setUp();
+    await queue.showDiff(diffRequest('a'));
+    queue.withdraw('a');
+    queue.withdraw('a');
+    assert.deepEqual(queue.pending(), []);
+    assert.deepEqual(
+      changes.filter((change) => change.type === 'closed'),
+      [{ type: 'closed', id: 'a', outcome: 'closed' }],
+    );
+    assert.deepEqual(answers, [], 'no answer of its own');
+  });
+
   test('what became of a diff answered in the terminal reaches the page', () => {
     const { queue, changes } = setUp();
     const message = 'a.ts was not changed: the proposal was cancelled in Gemini CLI’s terminal.';

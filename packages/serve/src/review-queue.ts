@@ -8,13 +8,7 @@ import type {
   EditorEvents,
   EditorPort,
 } from '@tandem/core';
-import type {
-  Review,
-  ReviewClient,
-  ReviewEvent,
-  ReviewOutcome,
-  ReviewWarning,
-} from './review-protocol.js';
+import type { Review, ReviewClient, ReviewEvent, ReviewOutcome, ReviewWarning } from '@tandem/web';
 
 /** The part of the engine that hears the user's answers. */
 export type DiffAnswers = Pick<EditorEvents, 'diffAccepted' | 'diffRejected'>;
@@ -98,6 +92,11 @@ export class ReviewQueue implements EditorPort {
       outcome: 'closed',
       notice: { message, ...(keptText !== undefined && { editedText: keptText }) },
     });
+  }
+
+  /** The diff was answered beside the page (in an editor): it leaves the page. */
+  withdraw(id: string): void {
+    if (this.reviews.has(id)) this.finish(id, 'closed');
   }
 
   /** What became of a diff answered in the CLI's terminal: the page tells the user. */

@@ -8,7 +8,7 @@ import {
 } from '@tandem/core';
 import { ReviewAccess, SECRET_HEADER, TOKEN_HEADER } from './review-access.js';
 import { PageFiles } from './page-files.js';
-import type { ReviewEvent, ReviewSnapshot } from './review-protocol.js';
+import type { ReviewEvent, ReviewSnapshot } from '@tandem/web';
 import type { ReviewQueue } from './review-queue.js';
 import { escapeHtml } from './html-text.js';
 

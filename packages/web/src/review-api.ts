@@ -1,4 +1,4 @@
-import type { ReviewEvent } from '@tandem/serve/review-protocol';
+import type { ReviewEvent } from './review-protocol.js';
 
 // Every address is relative to the page, so the page works under any host name and port
 // (an SSH tunnel, a proxy).

@@ -8,7 +8,7 @@ import type {
   ReviewEvent,
   ReviewOutcome,
   ReviewWarning,
-} from '@tandem/serve/review-protocol';
+} from './review-protocol.js';
 import type { ConnectionState, ReviewApi } from './review-api.js';
 import { ReviewPane } from './review-pane.js';
 import { shortcutKeys, shortcutOf, type Shortcut } from './shortcuts.js';

@@ -6,7 +6,7 @@ import { h, icon } from './dom.js';
 import { originalSide, proposedSide } from './editor-setup.js';
 import { languageOf } from './language.js';
 import { displayPath, visibleText } from './paths.js';
-import type { Review } from '@tandem/serve/review-protocol';
+import type { Review } from './review-protocol.js';
 import type { AnswerResult } from './review-api.js';
 import { shortcutKeys, type Shortcut } from './shortcuts.js';
 

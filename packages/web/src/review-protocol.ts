@@ -1,6 +1,7 @@
 /**
- * What the review server and the review page (which imports these types too) say to each other.
- * The page learns everything from one event stream; it answers with JSON requests.
+ * What the review page and the server that serves it (`tandem serve`, which imports these types
+ * from `@tandem/web`) say to each other. The page learns everything from one event stream; it
+ * answers with JSON requests.
  */
 
 /** A connected CLI, as the page shows it. */
