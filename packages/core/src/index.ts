@@ -69,7 +69,7 @@ export {
   type NameNumbers,
   type TerminalCli,
 } from './clients/discovery-rules.js';
-export { isProcessAlive, parentPid, geminiIdePidFor } from './discovery/processes.js';
+export { isProcessAlive, parentPid } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';
 export {
   folderProblem,

@@ -1,11 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  Engine,
-  parentPid,
-  type ConnectedClient,
-  type EngineOptions,
-  type Logger,
-} from '@tandem/core';
+import { Engine, type ConnectedClient, type EngineOptions, type Logger } from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
 import { DiffViews } from './diff-views.js';
 import { InspectCommands } from './inspect-commands.js';
@@ -112,7 +106,6 @@ export class WindowCompanion implements vscode.Disposable {
   }
 
   private engineOptions(gemini: boolean, qwen: boolean): EngineOptions {
-    const ideProcess = parentPid(process.pid);
     return {
       // The extension host lives exactly as long as this window's engine: Qwen Code keeps the
       // lock file while it is alive.
@@ -136,9 +129,6 @@ export class WindowCompanion implements vscode.Disposable {
         gemini,
         qwenLock: qwen,
         qwenLegacy: qwen,
-        // A shell in an integrated terminal is a child of the pty host, a sibling of this
-        // extension host: its grandparent, which Gemini CLI takes for the IDE, is our parent.
-        ...(ideProcess !== undefined && { geminiIdePid: ideProcess }),
       },
       log: this.log,
     };

@@ -32,9 +32,10 @@ export function parentPid(pid: number): number | undefined {
 }
 
 /**
- * The IDE PID that Gemini CLI computes when it runs in a terminal of the editor whose shell is a
- * direct child of `editorPid`: the shell's parent is the editor, its grandparent the editor's
- * parent.
+ * The IDE PID that Gemini CLI computes when it runs in a terminal of the editor `editorPid`:
+ * its shell's grandparent is the editor's parent, whether the shell is a child of the editor
+ * (Neovim, Vim, Emacs) or of a process beside it (VS Code's pty host, beside the extension
+ * host) (docs/clients.md, "Discovery").
  */
 export function geminiIdePidFor(editorPid: number): number {
   return idePidAboveShell(editorPid, parentPid(editorPid));
