@@ -1,4 +1,4 @@
-import type { CompanionWarning } from './clients/companion-warnings.js';
+import type { CliKind } from './clients/cli-settings.js';
 
 /**
  * The one boundary between the engine and an editor. A frontend (an in-process extension,
@@ -137,4 +137,25 @@ export interface EditorEvents {
   diffAccepted(id: string, content: string): DiffAnswer;
   diffRejected(id: string): DiffAnswer;
   workspaceChanged(folders: string[], isTrusted?: boolean): void | Promise<void>;
+}
+
+/**
+ * The facts a user must know before a CLI silently does not do what they expect, computed once
+ * for every frontend (the bridge's `initialize` reply and `warnings` notification, the page and
+ * the start-up message of `tandem serve`, `tandem doctor`):
+ * - `ide-mode-off`: the CLI never looks for an editor;
+ * - `no-diffs`: its approval mode writes edits without asking, so no diff reaches the editor;
+ * - `container`: Gemini CLI dials `host.docker.internal` from a terminal this editor did not open;
+ * - `shared-folder`: another editor serves the same folder, and a CLI may pick either.
+ */
+export type WarningCode = 'ide-mode-off' | 'no-diffs' | 'container' | 'shared-folder';
+
+export interface CompanionWarning {
+  code: WarningCode;
+  /** The CLI concerned; absent when it concerns both. */
+  cli?: CliKind;
+  /** What goes wrong, in one or two sentences. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
 }

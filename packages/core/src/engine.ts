@@ -1,4 +1,4 @@
-import { CompanionWarnings, type CompanionWarning } from './clients/companion-warnings.js';
+import { CompanionWarnings } from './warnings/companion-warnings.js';
 import { containerFacts } from './clients/container-rules.js';
 import { terminalVariables, type TerminalCli } from './clients/discovery-rules.js';
 import { ContextTracker } from './context/context-tracker.js';
@@ -6,6 +6,7 @@ import { UpdatePacer } from './context/update-pacer.js';
 import { DiffCoordinator } from './diffs/diff-coordinator.js';
 import { DiscoveryFiles, type DiscoveryOptions } from './discovery/discovery-files.js';
 import type {
+  CompanionWarning,
   ConnectedClient,
   DiffAnswer,
   EditorEvents,

@@ -2,6 +2,7 @@ export { TANDEM_VERSION } from './version.js';
 export { Engine, type EngineOptions } from './engine.js';
 export type {
   ConnectedClient,
+  CompanionWarning,
   DiffAnswer,
   DiffClosedNotice,
   DiffCloseReason,
@@ -10,6 +11,7 @@ export type {
   EditorEvents,
   EditorInfo,
   EditorPort,
+  WarningCode,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
 export { MAX_SELECTED_TEXT } from './clients/context-limits.js';
@@ -30,15 +32,12 @@ export {
   terminalOutcome,
   type ClosingMessages,
 } from './clients/diff-rules.js';
+export { CLI_DISPLAY_NAMES, type OtherEditor } from './clients/companion-warnings.js';
 export {
-  CLI_DISPLAY_NAMES,
   companionWarnings,
   otherEditors,
   tandemCommandFor,
-  type CompanionWarning,
-  type OtherEditor,
-  type WarningCode,
-} from './clients/companion-warnings.js';
+} from './warnings/companion-warnings.js';
 export { initializeRequest, MCP_PROTOCOL_VERSIONS } from './clients/initialize-request.js';
 export {
   CONTAINER_LOOPBACK_VARIABLE,

@@ -1,33 +1,14 @@
-import { readdir, realpath } from 'node:fs/promises';
-import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { readSmallRegularFile } from '../discovery/safe-folder.js';
-import { isProcessAlive } from '../discovery/processes.js';
-import { cliSettings, APPROVAL_MODE_RULES, type CliKind } from './cli-settings.js';
+import { join } from 'node:path';
+import { quotingShellOf } from '@tandem/command';
+import type { CompanionWarning } from '../editor-port.js';
+import { APPROVAL_MODE_RULES, type CliKind, type CliSettings } from './cli-settings.js';
 import { CONTAINER_LOOPBACK_VARIABLE, geminiHost, type ContainerFacts } from './container-rules.js';
-import { DISCOVERY_KINDS, discoveryLocations, type DiscoveryLocations } from './discovery-rules.js';
-import { quotingShellOf, shellQuote } from '@tandem/command';
+import type { DiscoveryLocations } from './discovery-rules.js';
 
 /**
- * The facts a user must know before a CLI silently does not do what they expect, computed once
- * for every frontend (the bridge's `initialize` reply and `warnings` notification, the page and
- * the start-up message of `tandem serve`, `tandem doctor`):
- * - `ide-mode-off`: the CLI never looks for an editor;
- * - `no-diffs`: its approval mode writes edits without asking, so no diff reaches the editor;
- * - `container`: Gemini CLI dials `host.docker.internal` from a terminal this editor did not open;
- * - `shared-folder`: another editor serves the same folder, and a CLI may pick either.
+ * The warnings every frontend shows (see `CompanionWarning`), from the facts about the CLIs'
+ * settings and the other editors that `warnings/` gathers: rules only, no file is read here.
  */
-export type WarningCode = 'ide-mode-off' | 'no-diffs' | 'container' | 'shared-folder';
-
-export interface CompanionWarning {
-  code: WarningCode;
-  /** The CLI concerned; absent when it concerns both. */
-  cli?: CliKind;
-  /** What goes wrong, in one or two sentences. */
-  message: string;
-  /** What to do about it. */
-  fix: string;
-}
 
 export const CLI_DISPLAY_NAMES: Record<CliKind, string> = {
   gemini: 'Gemini CLI',
@@ -58,30 +39,31 @@ export interface WarningInput {
   showsDiffs: boolean;
 }
 
-/** Every warning that applies to a companion serving `workspaceFolders`. */
-export async function companionWarnings(input: WarningInput): Promise<CompanionWarning[]> {
-  const dir = input.workspaceFolders[0];
-  const locations = discoveryLocations(input.env, dir ?? process.cwd());
-  const settings = await Promise.all(
-    (['gemini', 'qwen'] as const).map(async (cli) =>
-      settingsWarnings(cli, locations, dir ?? locations.home, input),
-    ),
-  );
-  const others = await otherEditors(locations, input.port, input.workspaceFolders);
+/** What the warnings are computed from: each CLI's settings, the other live editors. */
+export interface WarningFacts {
+  locations: DiscoveryLocations;
+  settings: Record<CliKind, CliSettings>;
+  /** The other live companions whose folders overlap this one's. */
+  others: OtherEditor[];
+}
+
+/** Every warning that applies to a companion serving `input.workspaceFolders`, given `facts`. */
+export function warningsFor(input: WarningInput, facts: WarningFacts): CompanionWarning[] {
   return [
-    ...settings.flat(),
+    ...(['gemini', 'qwen'] as const).flatMap((cli) =>
+      settingsWarnings(cli, facts.settings[cli], facts.locations, input),
+    ),
     ...containerWarnings(input),
-    ...others.map((other) => sharedFolderWarning(other, input)),
+    ...facts.others.map((other) => sharedFolderWarning(other, input)),
   ];
 }
 
-async function settingsWarnings(
+function settingsWarnings(
   cli: CliKind,
+  { ideMode, approvalMode }: CliSettings,
   locations: DiscoveryLocations,
-  dir: string,
   input: WarningInput,
-): Promise<CompanionWarning[]> {
-  const { ideMode, approvalMode } = await cliSettings(cli, locations, dir, input.env);
+): CompanionWarning[] {
   const name = CLI_DISPLAY_NAMES[cli];
   const warnings: CompanionWarning[] = [];
   if (!ideMode.enabled) {
@@ -154,151 +136,9 @@ function sharedFolderWarning(other: OtherEditor, input: WarningInput): Companion
   };
 }
 
-/**
- * The other live companions whose folders overlap these: one contains the other, real paths
- * compared, as the CLIs do. Read from the Gemini CLI files and Qwen Code locks (a lock's `ppid`
- * is the editor's own PID).
- */
-export async function otherEditors(
-  locations: DiscoveryLocations,
-  ownPort: number,
-  folders: string[],
-): Promise<OtherEditor[]> {
-  const ours = await Promise.all(folders.map(realOr));
-  const byPort = new Map<number, OtherEditor & { alive: boolean }>();
-  const read = async (dir: string, kind: 'gemini' | 'qwen-lock') => {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
-      const match = DISCOVERY_KINDS[kind].pattern.exec(name);
-      if (!match) continue;
-      const data = await readJson(join(dir, name));
-      const port = Number(data?.port);
-      if (!data || !Number.isInteger(port) || port === ownPort) continue;
-      const pid =
-        kind === 'qwen-lock' ? Number(data.ppid) : DISCOVERY_KINDS.gemini.numbers(match).pid;
-      const alive = pid !== undefined && Number.isInteger(pid) && isProcessAlive(pid);
-      const ideInfo = data.ideInfo as { displayName?: unknown } | undefined;
-      const known = byPort.get(port);
-      byPort.set(port, {
-        port,
-        // The lock's ppid is the editor itself: it wins over the Gemini file's name.
-        pid: kind === 'qwen-lock' && alive ? pid : (known?.pid ?? (alive ? pid : undefined)),
-        displayName:
-          typeof ideInfo?.displayName === 'string'
-            ? ideInfo.displayName
-            : (known?.displayName ?? 'an editor'),
-        folders: known?.folders.length ? known.folders : workspaceFolders(data.workspacePath),
-        alive: alive || (known?.alive ?? false),
-      });
-    }
-  };
-  await read(locations.geminiIdeDir, 'gemini');
-  await read(locations.qwenIdeDir, 'qwen-lock');
-  const overlapping: OtherEditor[] = [];
-  for (const { alive, ...other } of byPort.values()) {
-    if (!alive) continue;
-    const theirs = await Promise.all(other.folders.map(realOr));
-    if (theirs.some((a) => ours.some((b) => contains(a, b) || contains(b, a)))) {
-      overlapping.push(other);
-    }
-  }
-  return overlapping.sort((a, b) => a.port - b.port);
-}
-
-function workspaceFolders(value: unknown): string[] {
-  if (typeof value !== 'string' || value === '') return [];
-  let roots: unknown = value.split(delimiter);
-  if (value.startsWith('[')) {
-    try {
-      roots = JSON.parse(value);
-    } catch {
-      // Not an array after all: the delimited form.
-    }
-  }
-  return (Array.isArray(roots) ? roots : [])
-    .filter((root): root is string => typeof root === 'string' && root !== '')
-    .map((root) => (root.startsWith('file://') ? fileURLToPath(root) : root));
-}
-
-async function readJson(path: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    const text = await readSmallRegularFile(path);
-    const data: unknown = JSON.parse(text ?? '');
-    return typeof data === 'object' && data !== null && !Array.isArray(data)
-      ? (data as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function realOr(path: string): Promise<string> {
-  return realpath(path).catch(() => path);
-}
-
-function contains(root: string, path: string): boolean {
-  const rest = relative(root, path);
-  return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
-}
-
-/**
- * How the user runs Tandem, for the commands the fixes print: `tandem` when the `tandem` on
- * PATH is this one, else `node <this script>`.
- */
-export async function tandemCommandFor(
-  script: string | undefined,
-  env: NodeJS.ProcessEnv,
-): Promise<string> {
-  // Run as anything but Tandem's own script (a test, say), the user's command is `tandem`.
-  if (!script || !/^tandem(\.js)?$/.test(basename(script))) return 'tandem';
-  const self = await realOr(script);
-  const node = `node ${shellQuote(self, quotingShellOf(env))}`;
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const onPath = await realpath(join(dir, 'tandem')).catch(() => undefined);
-    if (onPath === undefined) continue;
-    // bin/tandem.js runs dist/tandem.js: either one is this Tandem.
-    return onPath === self || join(onPath, '..', '..', 'dist', 'tandem.js') === self
-      ? 'tandem'
-      : node;
-  }
-  return node;
-}
-
 /** The line that runs `tandem env ARGS` in the user's shell (`$SHELL` of `env`). */
 function envLine(tandem: string, env: NodeJS.ProcessEnv, args = ''): string {
   return quotingShellOf(env) === 'fish'
     ? `${tandem} env${args} --shell fish | source`
     : `eval "$(${tandem} env${args})"`;
-}
-
-/**
- * The warnings of one running companion, kept current: computed when it starts, then again when
- * its folders change or a CLI comes or goes (another editor may have started meanwhile).
- * `changed` hears every later change, never the first list (a frontend reads that one at start).
- */
-export class CompanionWarnings {
-  private current: CompanionWarning[] = [];
-  private started = false;
-  private queue: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly input: () => WarningInput,
-    private readonly changed: (warnings: CompanionWarning[]) => void,
-  ) {}
-
-  get list(): CompanionWarning[] {
-    return this.current;
-  }
-
-  /** Resolves once the list is recomputed (one computation at a time, in order). */
-  refresh(): Promise<void> {
-    this.queue = this.queue.then(async () => {
-      const next = await companionWarnings(this.input()).catch(() => this.current);
-      const differs = JSON.stringify(next) !== JSON.stringify(this.current);
-      this.current = next;
-      if (differs && this.started) this.changed(next);
-      this.started = true;
-    });
-    return this.queue;
-  }
 }

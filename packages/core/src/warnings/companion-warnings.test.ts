@@ -6,7 +6,8 @@ import { after, describe, test } from 'node:test';
 import { needShell, RecordingEditor, Sandbox } from '@tandem/testkit';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
-import { companionWarnings, tandemCommandFor, type WarningInput } from './companion-warnings.js';
+import type { WarningInput } from '../clients/companion-warnings.js';
+import { companionWarnings, tandemCommandFor } from './companion-warnings.js';
 
 const sandbox = new Sandbox('tandem-warnings-');
 const engines: Engine[] = [];
