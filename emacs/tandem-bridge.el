@@ -110,7 +110,8 @@ EDITOR is a plist of the functions the bridge calls:
   "Start the engine of BRIDGE for EDITOR; CALLBACK takes (ERROR SESSION).
 EDITOR is an alist of `name', `display-name', `version', `pid' and
 `folders' (a list).  ERROR is a message or nil; SESSION an alist of
-`port', `env', `discovery-files' and `warnings'."
+`port', `env', `discovery-files', `warnings' and `selection-limit' (how
+many characters of a selection the CLIs keep, or nil)."
   (tandem-rpc-request
    (tandem-bridge-rpc bridge) "initialize"
    (let-alist editor
@@ -123,7 +124,9 @@ EDITOR is an alist of `name', `display-name', `version', `pid' and
        (let-alist result
          (funcall callback nil `((port . ,.port) (env . ,.env)
                                  (discovery-files . ,(append .discoveryFiles nil))
-                                 (warnings . ,(tandem-bridge--warnings .warnings)))))))))
+                                 (warnings . ,(tandem-bridge--warnings .warnings))
+                                 (selection-limit . ,(let ((limit (alist-get 'selectedText .limits)))
+                                                       (and (natnump limit) limit))))))))))
 
 (defun tandem-bridge-context (bridge facts)
   "Send the sidecar of BRIDGE FACTS, what one look saw, in one write.

@@ -23,7 +23,8 @@
   timer
   (files '())
   focused
-  cursor)
+  cursor
+  limit)
 
 (defvar tandem-context--trackers '()
   "The trackers attached to this Emacs (one per running session).")
@@ -49,20 +50,26 @@ Not `current-column', which counts display columns (two for a wide
 character such as 文, more for a tab)."
   (1+ (- (point) (line-beginning-position))))
 
-(defun tandem-context--cursor (buffer)
-  "Point and the active region of BUFFER in the selected window, as a fact."
+(defun tandem-context--cursor (buffer limit)
+  "Point and the active region of BUFFER in the selected window, as a fact.
+Of the region, at most LIMIT characters (all of it when nil): what the
+CLIs keep, so that a huge region costs no more than a small one."
   (with-current-buffer buffer
     (list 'cursor (buffer-file-name) (line-number-at-pos nil t) (tandem-context-character)
-          (and (use-region-p) (buffer-substring-no-properties (region-beginning) (region-end))))))
+          (and (use-region-p)
+               (let ((start (region-beginning)) (end (region-end)))
+                 (buffer-substring-no-properties
+                  start (if limit (min end (+ start limit)) end)))))))
 
-(defun tandem-context-attach (send delay)
+(defun tandem-context-attach (send delay &optional limit)
   "Start tracking the editor; SEND delivers the facts of each look.
 SEND takes a list of facts, the changes seen at once: (opened FILE),
 \(closed FILE), (focused FILE) and (cursor FILE LINE CHARACTER
 SELECTED), SELECTED being the region's text or nil.
 Changes are gathered for DELAY seconds before they are compared and sent.
+Of a region, at most LIMIT characters are read (all of it when nil).
 Returns the tracker."
-  (let ((tracker (tandem-context--make :send send :delay delay)))
+  (let ((tracker (tandem-context--make :send send :delay delay :limit limit)))
     (unless tandem-context--trackers
       (dolist (hook tandem-context--hooks)
         (add-hook hook #'tandem-context-changed)))
@@ -107,7 +114,7 @@ This runs after every command, so it only starts a timer when none runs."
     ;; Terminals, dired and the like keep the last file active, as a glance away does.
     (when (tandem-context-file-buffer-p selected)
       (let ((file (buffer-file-name selected))
-            (cursor (tandem-context--cursor selected)))
+            (cursor (tandem-context--cursor selected (tandem-context-limit tracker))))
         (unless (equal file (tandem-context-focused tracker))
           (setf (tandem-context-focused tracker) file)
           (push `(focused ,file) facts))

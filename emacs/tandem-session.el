@@ -133,7 +133,7 @@
           (tandem-context-attach (lambda (facts)
                                    (when (eq (tandem-session-state session) 'running)
                                      (tandem-bridge-context (tandem-session-bridge session) facts)))
-                                 tandem-context-delay))
+                                 tandem-context-delay .selection-limit))
     (tandem-session--log session "listening on port %d for %s" .port (tandem-session-folder session))
     (tandem-session--warnings-changed session .warnings)
     (tandem-session--changed)))

@@ -110,6 +110,27 @@ LOG is a cons whose car holds the messages sent."
             (should (equal (tandem-context-test--flush tracked) `((closed ,path)))))
         (tandem-context-detach (car tracked))))))
 
+(ert-deftest tandem-context-reads-a-region-up-to-the-limit ()
+  "Of a huge region, LIMIT characters are read; with no limit, all of it."
+  (tandem-context-test--in-folder folder
+    (let* ((line "héllo 文件 x\n")
+           (path (tandem-context-test--file folder "huge.txt"
+                                            (apply #'concat (make-list 20000 line))))
+           (limited (tandem-context-attach #'ignore 0.01 100)))
+      (unwind-protect
+          (let ((transient-mark-mode t))
+            (switch-to-buffer (find-file-noselect path))
+            (goto-char (point-max))
+            (push-mark (point-min) t t)
+            (should (equal (nth 4 (tandem-context--cursor (current-buffer) 100))
+                           (substring (apply #'concat (make-list 10 line)) 0 100)))
+            (should (= (length (nth 4 (tandem-context--cursor (current-buffer) nil)))
+                       (* 20000 (length line))))
+            (tandem-context-flush limited)
+            (should (= (length (nth 4 (tandem-context-cursor limited))) 100))
+            (deactivate-mark))
+        (tandem-context-detach limited)))))
+
 (ert-deftest tandem-context-hooks-only-note ()
   "A command only starts a timer; the tracker looks when it fires."
   (tandem-context-test--in-folder folder

@@ -122,8 +122,8 @@ function Bridge:pid()
   return self.rpc:pid()
 end
 
---- `callback(err, session)`: `session` is `{ port, env, discovery_files, warnings }`, `err` a
---- message.
+--- `callback(err, session)`: `session` is `{ port, env, discovery_files, warnings,
+--- selection_limit }` (how many characters of a selection the CLIs keep), `err` a message.
 --- @param editor { name: string, display_name: string, version: string, pid: integer, folders: string[] }
 function Bridge:initialize(editor, callback)
   self.rpc:request('initialize', {
@@ -139,6 +139,7 @@ function Bridge:initialize(editor, callback)
       env = table_or_empty(result.env),
       discovery_files = table_or_empty(result.discoveryFiles),
       warnings = warnings_of(result.warnings),
+      selection_limit = type(result.limits) == 'table' and tonumber(result.limits.selectedText) or nil,
     })
   end)
 end

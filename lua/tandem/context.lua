@@ -6,6 +6,9 @@ local selection = require('tandem.selection')
 local Context = {}
 Context.__index = Context
 
+-- A character takes at most 4 bytes in UTF-8.
+local CHARACTER_BYTES = 4
+
 -- Characters before byte `index` of `line`; vim.str_utfindex changed its signature in 0.11.
 local char_index = vim.fn.has('nvim-0.11') == 1
     and function(line, index)
@@ -23,6 +26,7 @@ function Context.new()
     focused = nil,
     last_cursor = nil,
     workspace = nil,
+    selection_bytes = nil, -- how much of a selection to read (nil: all of it)
   }, Context)
 end
 
@@ -114,7 +118,7 @@ function Context:_cursor()
   self.last_cursor = key
   local line = vim.api.nvim_get_current_line()
   local ok, character = pcall(char_index, line, math.min(col, #line))
-  self.bridge:cursor_changed(path, row, (ok and character or col) + 1, visual and selection.text(mode) or nil)
+  self.bridge:cursor_changed(path, row, (ok and character or col) + 1, visual and selection.text(mode, self.selection_bytes) or nil)
 end
 
 function Context:_workspace()
@@ -127,9 +131,10 @@ function Context:_workspace()
 end
 
 --- Starts following the editor, telling `bridge`; reports the buffers already open and the
---- focused one.
-function Context:attach(bridge)
+--- focused one. Of a selection it reads what the CLIs keep: `selection_limit` characters.
+function Context:attach(bridge, selection_limit)
   self.bridge = bridge
+  self.selection_bytes = selection_limit and selection_limit * CHARACTER_BYTES
   self.group = vim.api.nvim_create_augroup('TandemContext', { clear = true })
   self.workspace = table.concat(Context.workspace_folders(), '\n')
   local function on(events, callback)

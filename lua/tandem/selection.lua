@@ -1,23 +1,48 @@
 -- The text selected in the current window's Visual (or Select) mode: charwise, linewise or
--- blockwise. All of it: the engine trims it to what the CLIs take.
+-- blockwise. Read up to a limit, so that a huge selection costs no more than a small one; the
+-- engine trims it to exactly what the CLIs take.
 local M = {}
 
 local BLOCK = '\22'
 local VISUAL_KINDS = { v = 'v', V = 'V', [BLOCK] = BLOCK, s = 'v', S = 'V', ['\19'] = BLOCK }
 local MAXCOL = 2147483647
+-- Lines are read this many at a time, until the limit is reached.
+local CHUNK = 256
 
 --- The kind of the current Visual selection ('v', 'V' or CTRL-V), or nil outside Visual mode.
 function M.kind(mode)
   return VISUAL_KINDS[mode:sub(1, 1)]
 end
 
--- Lines first..last (1-based) of `buf`, each through `take(line, row)`, joined by newlines.
-local function collect(buf, first, last, take)
-  local parts = {}
-  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, first - 1, last, false)) do
-    parts[i] = take(line, first + i - 1)
+-- The first `limit` bytes of `text`, without splitting a UTF-8 character.
+local function cut(text, limit)
+  if #text <= limit then
+    return text
   end
-  return table.concat(parts, '\n')
+  local next = limit + 1
+  while next > 1 and text:byte(next) >= 0x80 and text:byte(next) < 0xC0 do
+    next = next - 1
+  end
+  return text:sub(1, next - 1)
+end
+
+-- Lines first..last (1-based) of `buf`, each through `take(line, row)`, joined by newlines;
+-- reading stops at `limit` bytes (nil: none).
+local function collect(buf, first, last, take, limit)
+  local parts, size, row = {}, 0, first
+  while row <= last and not (limit and size >= limit) do
+    local chunk = vim.api.nvim_buf_get_lines(buf, row - 1, math.min(last, row + CHUNK - 1), false)
+    for _, line in ipairs(chunk) do
+      local piece = take(line, row)
+      parts[#parts + 1] = piece
+      size, row = size + #piece + 1, row + 1
+      if limit and size >= limit then
+        break
+      end
+    end
+  end
+  local text = table.concat(parts, '\n')
+  return limit and cut(text, limit) or text
 end
 
 -- Byte length of the UTF-8 character starting at byte `i`.
@@ -57,8 +82,9 @@ local function columns(line, left, right)
   return table.concat(out)
 end
 
---- The selected text in the current window, or nil when not in Visual mode.
-function M.text(mode)
+--- The selected text in the current window (at most `limit` bytes of it, when given), or nil
+--- when not in Visual mode.
+function M.text(mode, limit)
   local kind = M.kind(mode)
   if not kind then
     return nil
@@ -72,7 +98,7 @@ function M.text(mode)
   if kind == 'V' then
     return collect(buf, first, last, function(line)
       return line
-    end)
+    end, limit)
   elseif kind == 'v' then
     return collect(buf, first, last, function(line, row)
       local from = row == first and a[3] or 1
@@ -81,7 +107,7 @@ function M.text(mode)
         to = b[3] + char_length(line, b[3]) - 1
       end
       return line:sub(from, to)
-    end)
+    end, limit)
   end
   local left_col = vim.fn.virtcol({ a[2], a[3] })
   local right_col = vim.fn.virtcol({ b[2], b[3] })
@@ -91,7 +117,7 @@ function M.text(mode)
   end
   return collect(buf, first, last, function(line)
     return columns(line, left, right)
-  end)
+  end, limit)
 end
 
 return M

@@ -146,7 +146,7 @@ function Session:_running(result)
   self.port = result.port
   self.discovery_files = result.discovery_files
   self.terminal_env:set(result.env)
-  self.context:attach(self.bridge)
+  self.context:attach(self.bridge, result.selection_limit)
   self.log:info(('listening on port %d'):format(self.port))
   self:_warnings_changed(result.warnings)
 end

@@ -108,10 +108,10 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
       await neovim.session.command('setlocal tabstop=4');
     });
 
-    async function selected(keys: string): Promise<string | null> {
+    async function selected(keys: string, limit?: number): Promise<string | null> {
       await neovim.session.input(`<Esc>gg0${keys}`);
       const text = await neovim.session.lua<string | null>(
-        `return require('tandem.selection').text(vim.api.nvim_get_mode().mode)`,
+        `return require('tandem.selection').text(vim.api.nvim_get_mode().mode, ${limit ?? 'nil'})`,
       );
       await neovim.session.input('<Esc>');
       return text;
@@ -138,11 +138,23 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
       assert.equal(await selected('jl<C-v>j$'), '€xyz\nhort');
     });
 
-    test('all of it, however long: the engine trims it, not the plugin', async () => {
-      const long = Array.from({ length: 2000 }, (_, i) => `line ${i} ${'é'.repeat(20)}`);
+    test('a huge one is read only up to the limit, never cutting a character', async () => {
+      // Each line: 10 bytes of ASCII, 20 é of two bytes each, a newline; 100 cuts inside an é.
+      const long = Array.from(
+        { length: 20_000 },
+        (_, i) => `line ${String(i).padStart(4, '0')} ${'é'.repeat(20)}`,
+      );
       await neovim.session.command('enew');
       await neovim.session.lua(`vim.api.nvim_buf_set_lines(0, 0, -1, false, ...)`, [long]);
-      assert.equal(await selected('VG'), long.join('\n'));
+      const all = long.join('\n');
+      assert.equal(await selected('VG'), all, 'no limit: all of it');
+      const bytes = Buffer.from(all);
+      for (const limit of [100, 101, 16_384 * 4]) {
+        const text = (await selected('VG', limit))!;
+        // The longest start of the text that fits, whole characters only.
+        assert.ok(Buffer.byteLength(text) <= limit && Buffer.byteLength(text) >= limit - 1);
+        assert.equal(text, bytes.subarray(0, Buffer.byteLength(text)).toString());
+      }
       await neovim.session.command('bwipeout!');
     });
   });
