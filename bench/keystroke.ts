@@ -57,7 +57,7 @@ async function neovim(sandbox: Sandbox, file: string): Promise<Subject> {
   const session = await NeovimSession.start(sandbox, { tandem: '{}' });
   await session.command(`edit ${file}`);
   return {
-    name: `Neovim ${await session.lua<string>("return vim.fn.matchstr(vim.fn.execute('version'), 'NVIM v\\zs[^\\n]*')")}`,
+    name: `Neovim ${await session.lua<string>("local v = vim.version() return v.major .. '.' .. v.minor .. '.' .. v.patch")}`,
     pid: await session.lua<number>('return vim.fn.getpid()'),
     tandem: async (on) => {
       await session.lua(`require('tandem').${on ? 'start' : 'stop'}()`);

@@ -22,14 +22,30 @@ function! s:cut(text, limit) abort
   return strpart(a:text, 0, next)
 endfunction
 
-" Lines {first}..{last} through {Take}(line, row), stopping at {limit} bytes.
-function! s:collect(first, last, limit, Take) abort
+" Lines {first}..{last} through {Take}(line, row), joined by newlines, stopping at {limit}
+" bytes. With {edges}, only the first and the last line go through {Take}, the others are
+" whole: a chunk of them is joined at once, which keeps a huge selection cheap.
+function! s:collect(first, last, limit, Take, edges) abort
   let parts = []
   let size = 0
   let row = a:first
   while row <= a:last && size < a:limit
     let chunk_last = min([a:last, row + s:CHUNK - 1])
-    for line in getline(row, chunk_last)
+    let lines = getline(row, chunk_last)
+    if a:edges
+      if row == a:first
+        let lines[0] = a:Take(lines[0], row)
+      endif
+      if chunk_last == a:last && !(row == a:first && len(lines) == 1)
+        let lines[-1] = a:Take(lines[-1], a:last)
+      endif
+      let piece = join(lines, "\n")
+      call add(parts, piece)
+      let size += len(piece) + 1
+      let row = chunk_last + 1
+      continue
+    endif
+    for line in lines
       let piece = a:Take(line, row)
       call add(parts, piece)
       let size += len(piece) + 1
@@ -80,17 +96,18 @@ function! tandem#selection#text(mode, limit) abort
     let [a, b] = [b, a]
   endif
   if kind ==# 'V'
-    return s:collect(a[1], b[1], a:limit, {line, row -> line})
+    return s:collect(a[1], b[1], a:limit, {line, row -> line}, 1)
   elseif kind ==# 'v'
     let [first, last] = [a[1], b[1]]
     return s:collect(first, last, a:limit, {line, row ->
           \ strpart(line, row == first ? a[2] - 1 : 0,
-          \   row == last ? b[2] - 1 + s:char_length(line, b[2]) - (row == first ? a[2] - 1 : 0) : len(line))})
+          \   row == last ? b[2] - 1 + s:char_length(line, b[2]) - (row == first ? a[2] - 1 : 0) : len(line))},
+          \ 1)
   endif
   let left = min([s:start_column(a[1], a[2]), s:start_column(b[1], b[2])])
   let right = max([virtcol([a[1], a[2]]), virtcol([b[1], b[2]])])
   if winsaveview().curswant >= s:MAXCOL
     let right = s:MAXCOL
   endif
-  return s:collect(a[1], b[1], a:limit, {line, row -> s:columns(line, left, right)})
+  return s:collect(a[1], b[1], a:limit, {line, row -> s:columns(line, left, right)}, 0)
 endfunction
