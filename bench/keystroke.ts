@@ -6,7 +6,9 @@
  * than any adapter's 50 ms gathering delay, so each one costs a whole look: the worst case.
  * Prints a Markdown table; docs/benchmarks.md keeps the numbers. Run it alone on a quiet machine.
  *
- *   node --import tsx bench/keystroke.ts [--keys N]     (TANDEM_NVIM=… etc. pick the versions)
+ *   node --import tsx bench/keystroke.ts [--keys N] [--editor neovim|vim|emacs …]
+ *
+ * TANDEM_NVIM, TANDEM_VIM and TANDEM_EMACS pick the versions.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,7 +23,12 @@ import {
   vimSkipReason,
 } from '@tandem/testkit';
 
-const { values } = parseArgs({ options: { keys: { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: {
+    keys: { type: 'string', default: '300' },
+    editor: { type: 'string', multiple: true, default: ['neovim', 'vim', 'emacs'] },
+  },
+});
 const KEYS = Number(values.keys);
 const KEY_INTERVAL_MS = 80;
 const LINES = 20_000;
@@ -124,10 +131,10 @@ async function perKey(subject: Subject, motion: Motion): Promise<number> {
 }
 
 const editors = [
-  { start: neovim, skip: neovimSkipReason({ sidecar: true }) },
-  { start: vim, skip: vimSkipReason({ sidecar: true }) },
-  { start: emacs, skip: emacsSkipReason({ sidecar: true }) },
-];
+  { name: 'neovim', start: neovim, skip: neovimSkipReason({ sidecar: true }) },
+  { name: 'vim', start: vim, skip: vimSkipReason({ sidecar: true }) },
+  { name: 'emacs', start: emacs, skip: emacsSkipReason({ sidecar: true }) },
+].filter(({ name }) => values.editor.includes(name));
 const rows: string[] = [];
 for (const { start, skip } of editors) {
   if (skip) {
