@@ -62,7 +62,6 @@ export async function runCheck(
   };
 }
 
-/** The checks that failed, as `id: detail` lines, for assertion messages. */
 /**
  * The checks that failed, as `id: detail`. The container rule is left out: it judges this
  * machine's terminals (it fails wherever `/.dockerenv` exists), not the companion.

@@ -135,8 +135,10 @@ export class EmacsUnderTest implements CliEditor {
   }
 }
 
-/** Emacs (the default version) with the package, for the adapter conformance suite. */
-/** Emacs with the package of this checkout, or as `options` install it. */
+/**
+ * Emacs with the package of this checkout, or as `options` install it, for the adapter conformance
+ * suite.
+ */
 export function emacsAdapterDriver(
   options: Pick<EmacsOptions, 'packageUserDir' | 'env'> = {},
 ): AdapterDriver {

@@ -130,8 +130,10 @@ export class NeovimUnderTest implements CliEditor {
   }
 }
 
-/** Neovim (the default version) with the plugin, for the adapter conformance suite. */
-/** Neovim with the plugin of this checkout, or as `options` install it. */
+/**
+ * Neovim with the plugin of this checkout, or as `options` install it, for the adapter conformance
+ * suite.
+ */
 export function neovimAdapterDriver(
   options: Pick<NeovimOptions, 'pluginDir' | 'env'> = {},
 ): AdapterDriver {

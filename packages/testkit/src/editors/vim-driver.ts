@@ -128,8 +128,10 @@ export class VimUnderTest implements CliEditor {
   }
 }
 
-/** Vim (the default version) with the plugin, for the adapter conformance suite. */
-/** Vim with the plugin of this checkout, or as `options` install it. */
+/**
+ * Vim with the plugin of this checkout, or as `options` install it, for the adapter conformance
+ * suite.
+ */
 export function vimAdapterDriver(
   options: Pick<VimOptions, 'pluginDir' | 'env'> = {},
 ): AdapterDriver {
