@@ -8,15 +8,11 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engine } from '@tandem/core';
-import { BridgeEditor, realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
+import { realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
 import { row } from './report.js';
+import { rssMb, startSidecar } from './sidecar-process.js';
 
 const TSX = import.meta.resolve('tsx');
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
 
 /** Runs a bench worker beside the real client and returns what it wrote. */
 async function worker<T>(script: string, sandbox: Sandbox): Promise<T> {
@@ -39,22 +35,6 @@ async function worker<T>(script: string, sandbox: Sandbox): Promise<T> {
   const code = await new Promise((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`${script} exited with ${String(code)}`);
   return JSON.parse(await readFile(out, 'utf8')) as T;
-}
-
-async function startBridge(sandbox: Sandbox): Promise<BridgeEditor> {
-  const editor = new BridgeEditor({
-    ...process.env,
-    TMPDIR: sandbox.tmpDir,
-    QWEN_HOME: sandbox.qwenHome,
-    HOME: sandbox.home,
-  });
-  const reply = await editor.request('initialize', {
-    protocol: 1,
-    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
-    workspaceFolders: [sandbox.workspace],
-  });
-  if (reply.error) throw new Error(reply.error.message);
-  return editor;
 }
 
 /** The engine in this process, as an in-process frontend hosts it; the client in its own. */
@@ -81,7 +61,7 @@ async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
 /** The sidecar's memory with ten CLIs connected (bench/sidecar.ts measures the rest of it). */
 async function memory(): Promise<number> {
   const sandbox = new Sandbox();
-  const editor = await startBridge(sandbox);
+  const { editor } = await startSidecar(sandbox);
   const clients: RealClient[] = [];
   try {
     await writeFile(join(sandbox.workspace, 'a.txt'), 'a\n');

@@ -9,14 +9,14 @@
  * same run, so that both see the same machine.
  */
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { BridgeEditor, realClientIn, Sandbox, TANDEM, type RealClient } from '@tandem/testkit';
 import { percentile, row } from './report.js';
+import { rssMb, startSidecar, stopSidecar } from './sidecar-process.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '30' }, baseline: { type: 'string' } },
@@ -31,39 +31,7 @@ const SETTLE_MS = 1500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
 const median = (samples: number[]) => percentile(samples, 50);
-
-/** A sidecar started as an editor starts it, and its spawn → `initialize` reply time. */
-async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJS.ProcessEnv = {}) {
-  const started = performance.now();
-  const editor = new BridgeEditor(
-    {
-      ...process.env,
-      TMPDIR: sandbox.tmpDir,
-      QWEN_HOME: sandbox.qwenHome,
-      HOME: sandbox.home,
-      ...env,
-    },
-    tandem,
-  );
-  const reply = await editor.request('initialize', {
-    protocol: { min: '1.2', max: '1.2' },
-    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
-    workspaceFolders: [sandbox.workspace],
-  });
-  if (reply.error) throw new Error(reply.error.message);
-  return { editor, ms: performance.now() - started };
-}
-
-async function stopSidecar(editor: BridgeEditor): Promise<void> {
-  await editor.request('shutdown');
-  await editor.exited;
-}
 
 /** A bare `node` sitting idle: the floor under any sidecar written for Node. */
 async function bareNode(): Promise<number> {

@@ -1,0 +1,41 @@
+/** A `tandem bridge` as the benchmarks start it, and how much memory a process holds. */
+import { readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { BridgeEditor, Sandbox, TANDEM } from '@tandem/testkit';
+
+/** The resident memory of process `pid`, in MB. */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/**
+ * A sidecar started as an editor starts it (`tandem`: another build's bundle, `env`: added to
+ * its environment), and its spawn → `initialize` reply time. It asks for bridge protocol 1.2,
+ * which builds from before 1.3 speak too, so that any two builds can be compared.
+ */
+export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJS.ProcessEnv = {}) {
+  const started = performance.now();
+  const editor = new BridgeEditor(
+    {
+      ...process.env,
+      TMPDIR: sandbox.tmpDir,
+      QWEN_HOME: sandbox.qwenHome,
+      HOME: sandbox.home,
+      ...env,
+    },
+    tandem,
+  );
+  const reply = await editor.request('initialize', {
+    protocol: { min: '1.2', max: '1.2' },
+    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
+    workspaceFolders: [sandbox.workspace],
+  });
+  if (reply.error) throw new Error(reply.error.message);
+  return { editor, ms: performance.now() - started };
+}
+
+export async function stopSidecar(editor: BridgeEditor): Promise<void> {
+  await editor.request('shutdown');
+  await editor.exited;
+}
