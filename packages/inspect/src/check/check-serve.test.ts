@@ -10,7 +10,7 @@ import { missing, ReviewPage, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 
 const unbuilt = missing([], existsSync(TANDEM) ? [] : [`${TANDEM} is not built (npm run build)`]);
 import { containerFacts } from '@tandem/core';
-import { failures, runCheck } from './check-run.fixture.js';
+import { assertPassed, runCheck } from './check-run.fixture.js';
 import { checkDiscovery } from './discovery-checks.js';
 
 describe('tandem check against tandem serve', { skip: unbuilt }, () => {
@@ -86,14 +86,12 @@ describe('tandem check against tandem serve', { skip: unbuilt }, () => {
         },
       },
     );
-    assert.deepEqual(failures(run.report), [], run.stderr);
+    assertPassed(run);
     // In a container (this machine may be one), the container rule is its own advice.
     const container = run.report?.sections
       .flatMap((section) => section.checks)
       .find((check) => check.id === 'discovery.container');
     assert.equal(container?.status, containerFacts({}).marker ? 'fail' : 'pass');
-    assert.equal(run.status, 0);
-    assert.equal(run.report?.counts.skip, 0);
     assert.equal(await exited, 0);
   });
 });
