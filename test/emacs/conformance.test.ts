@@ -13,6 +13,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
+  inOwnSandbox,
   emacsAdapterDriver,
   emacsCommand,
   EmacsSession,
@@ -48,23 +49,15 @@ if (install) {
   batch(`(package-install-file ${lispString(release.emacsArchive)})`);
 
   /** Emacs with the installed package and `PATH`, in a sandbox of its own, ended after `body`. */
-  async function withEmacs(
+  const withEmacs = (
     PATH: (sandbox: Sandbox) => string,
     body: (emacs: EmacsSession) => Promise<void>,
-  ) {
-    const sandbox = new Sandbox();
-    try {
-      const env = { PATH: PATH(sandbox) };
-      const emacs = await EmacsSession.start(sandbox, { packageUserDir: elpa, env });
-      try {
-        await body(emacs);
-      } finally {
-        await emacs.close();
-      }
-    } finally {
-      sandbox.remove();
-    }
-  }
+  ) =>
+    inOwnSandbox(
+      (sandbox) =>
+        EmacsSession.start(sandbox, { packageUserDir: elpa, env: { PATH: PATH(sandbox) } }),
+      body,
+    );
 
   describe('the package installed from its archive', () => {
     test('package-install-file installed it with its autoloads, nothing loaded', () => {

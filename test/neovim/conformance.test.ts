@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
+  inOwnSandbox,
   neovimAdapterDriver,
   NeovimSession,
   runAdapterConformance,
@@ -25,24 +26,20 @@ if (install) {
   const { release, tandem, pluginDir } = install;
 
   /** Neovim with the plugin clone and `PATH`, in a sandbox of its own, ended after `body`. */
-  async function withNeovim(
+  const withNeovim = (
     PATH: (sandbox: Sandbox) => string,
     tandemOptions: string | undefined,
     body: (session: NeovimSession) => Promise<void>,
-  ) {
-    const sandbox = new Sandbox();
-    try {
-      const env = { PATH: PATH(sandbox) };
-      const session = await NeovimSession.start(sandbox, { pluginDir, env, tandem: tandemOptions });
-      try {
-        await body(session);
-      } finally {
-        await session.close();
-      }
-    } finally {
-      sandbox.remove();
-    }
-  }
+  ) =>
+    inOwnSandbox(
+      (sandbox) =>
+        NeovimSession.start(sandbox, {
+          pluginDir,
+          env: { PATH: PATH(sandbox) },
+          tandem: tandemOptions,
+        }),
+      body,
+    );
 
   describe('the plugin without a build, with the tandem command on the PATH', () => {
     test(':TandemStatus shows the version and the tandem it runs', () =>

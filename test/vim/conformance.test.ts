@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
+  inOwnSandbox,
   runAdapterConformance,
   Sandbox,
   userInstall,
@@ -25,22 +26,11 @@ if (install) {
   const { release, tandem, pluginDir } = install;
 
   /** Vim with the plugin clone and `PATH`, in a sandbox of its own, ended after `body`. */
-  async function withVim(
-    PATH: (sandbox: Sandbox) => string,
-    body: (vim: VimSession) => Promise<void>,
-  ) {
-    const sandbox = new Sandbox();
-    try {
-      const vim = await VimSession.start(sandbox, { pluginDir, env: { PATH: PATH(sandbox) } });
-      try {
-        await body(vim);
-      } finally {
-        await vim.close();
-      }
-    } finally {
-      sandbox.remove();
-    }
-  }
+  const withVim = (PATH: (sandbox: Sandbox) => string, body: (vim: VimSession) => Promise<void>) =>
+    inOwnSandbox(
+      (sandbox) => VimSession.start(sandbox, { pluginDir, env: { PATH: PATH(sandbox) } }),
+      body,
+    );
 
   describe('the plugin without a build, with the tandem command on the PATH', () => {
     test(':TandemStatus shows the version and the tandem it runs', () =>

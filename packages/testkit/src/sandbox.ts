@@ -64,3 +64,24 @@ export class Sandbox {
     rmSync(this.root, { recursive: true, force: true });
   }
 }
+
+/**
+ * Runs `body` with what `start` starts (an editor session, say) in a sandbox of its own; closes
+ * it and removes the sandbox afterwards, whatever happens.
+ */
+export async function inOwnSandbox<T extends { close(): Promise<void> }>(
+  start: (sandbox: Sandbox) => Promise<T>,
+  body: (started: T) => Promise<void>,
+): Promise<void> {
+  const sandbox = new Sandbox();
+  try {
+    const started = await start(sandbox);
+    try {
+      await body(started);
+    } finally {
+      await started.close();
+    }
+  } finally {
+    sandbox.remove();
+  }
+}
