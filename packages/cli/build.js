@@ -11,6 +11,7 @@
 // as the MCP SDK does with zod.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const manifest = JSON.parse(await readFile('package.json', 'utf8'));
@@ -18,8 +19,13 @@ const manifest = JSON.parse(await readFile('package.json', 'utf8'));
 const commands = Object.keys(manifest.dependencies)
   .filter((name) => name.startsWith('@tandem/') && name !== '@tandem/command')
   .map((name) => name.slice('@tandem/'.length));
-/** The one module the engine imports when the first CLI connects (packages/core's session hub). */
-const SESSIONS_MODULE = /\/core\/src\/mcp\/client-session\.js$/;
+/**
+ * What the engine imports when the first CLI connects: @tandem/core's `mcp-sessions` entry point,
+ * which its session hub loads at run time (named without its extension, as imports name it).
+ */
+const sessionsModule = withoutExtension(
+  fileURLToPath(import.meta.resolve('@tandem/core/mcp-sessions')),
+);
 
 const common = {
   bundle: true,
@@ -37,14 +43,18 @@ const common = {
   logLevel: 'warning',
 };
 
-/** Leaves the imports that `test` matches to be loaded at run time from `path`. */
-function loadAtRunTime(test, path) {
+function withoutExtension(file) {
+  return file.replace(/\.[jt]s$/, '');
+}
+
+/** Leaves the dynamic imports that `matches` (resolved paths) to be loaded at run time from `path`. */
+function loadAtRunTime(matches, path) {
   return {
     name: 'load-at-run-time',
     setup(builder) {
       builder.onResolve({ filter: /.*/ }, ({ path: specifier, resolveDir, kind }) => {
         const resolved = specifier.startsWith('.') ? join(resolveDir, specifier) : specifier;
-        if (kind !== 'dynamic-import' || !test.test(resolved)) return undefined;
+        if (kind !== 'dynamic-import' || !matches(resolved)) return undefined;
         return { path: path(resolved), external: true };
       });
     },
@@ -59,7 +69,7 @@ await Promise.all([
     outfile: 'dist/tandem.js',
     plugins: [
       loadAtRunTime(
-        /^@tandem\//,
+        (specifier) => specifier.startsWith('@tandem/'),
         (specifier) => `./commands/${specifier.slice('@tandem/'.length)}.js`,
       ),
     ],
@@ -70,12 +80,17 @@ await Promise.all([
       // Every @tandem package's entry point is its TypeScript source: esbuild alone builds it all.
       entryPoints: [`@tandem/${command}`],
       outfile: `dist/commands/${command}.js`,
-      plugins: [loadAtRunTime(SESSIONS_MODULE, () => './mcp-sessions.js')],
+      plugins: [
+        loadAtRunTime(
+          (file) => withoutExtension(file) === sessionsModule,
+          () => './mcp-sessions.js',
+        ),
+      ],
     }),
   ),
   build({
     ...common,
-    entryPoints: ['../core/src/mcp/client-session.ts'],
+    entryPoints: ['@tandem/core/mcp-sessions'],
     outfile: 'dist/commands/mcp-sessions.js',
   }),
 ]);
