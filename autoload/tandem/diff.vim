@@ -19,6 +19,14 @@ function! tandem#diff#new(options) abort
         \ 'answer': a:options.answer, 'views': {}, 'closing': {}})
 endfunction
 
+" {path} as the user reads it from Vim's folder, except that a name starting with ~ that is not
+" in the home folder (a folder named ~ in the workspace) gets ./ before it: read, or given to
+" :file, it would mean the home folder.
+function! s:short_name(path) abort
+  let name = fnamemodify(a:path, ':~:.')
+  return name[0] ==# '~' && name !=# fnamemodify(a:path, ':~') ? './' . name : name
+endfunction
+
 " `name`, or `name (2)`, `name (3)`... when another buffer has it (two diffs of one file).
 function! s:unique_name(name) abort
   let candidate = a:name
@@ -74,7 +82,7 @@ function! s:Diffs.open(diff) abort
     throw 'a diff with id ' . id . ' is already open'
   endif
   let s:serial += 1
-  let name = fnamemodify(path, ':~:.')
+  let name = s:short_name(path)
   let source = tandem#buffers#for_file(path)
   let [new_lines, shape] = tandem#text#to_lines(new)
   let view = {'id': id, 'path': path, 'name': name, 'proposed': new, 'serial': s:serial, 'shape': shape, 'state': 'open',
@@ -336,7 +344,7 @@ endfunction
 " edits that reach no file, kept in a buffer of their own (the user is told where).
 function! s:Diffs.told(notice) abort
   let view = has_key(self.closing, a:notice.id) ? remove(self.closing, a:notice.id)
-        \ : {'name': fnamemodify(a:notice.path, ':~:.'), 'filetype': ''}
+        \ : {'name': s:short_name(a:notice.path), 'filetype': ''}
   let why = a:notice.message
   if a:notice.kept_text isnot v:null
     " Where first: the line may be cut to fit the screen.

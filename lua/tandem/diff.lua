@@ -37,11 +37,24 @@ local function set_filetype(buf, path, source)
     vim.bo[buf].filetype = filetype
   else
     -- Neovim 0.7: run the runtime's filetype detection for that file name in this buffer.
+    -- Its fnameescape() leaves a new line, which would end the command and start another.
+    local name = vim.fn.fnameescape((path:gsub('\n', ' ')))
     vim.api.nvim_buf_call(buf, function()
-      vim.cmd('silent! doautocmd filetypedetect BufRead ' .. vim.fn.fnameescape(path))
+      vim.cmd('silent! doautocmd filetypedetect BufRead ' .. name)
     end)
   end
   return vim.bo[buf].filetype
+end
+
+-- `path` as `fnamemodify` gives it with `modifiers`, except that a name starting with ~ that is
+-- not in the home folder (a folder named ~ in the workspace) gets ./ before it: read, or set as
+-- a buffer's name, it would mean the home folder.
+local function short_name(path, modifiers)
+  local name = vim.fn.fnamemodify(path, modifiers)
+  if name:sub(1, 1) == '~' and name ~= vim.fn.fnamemodify(path, ':~') then
+    return './' .. name
+  end
+  return name
 end
 
 -- `name`, or `name (2)`, `name (3)`... when another buffer has it (two diffs of one file).
@@ -113,8 +126,13 @@ function Diffs:_watch(view)
     group = group,
     buffer = view.right_buf,
     callback = function(args)
+      -- `:w` names the buffer as Neovim shows it; compared whole, that name could expand
+      -- elsewhere (a folder named ~).
       local target = vim.fn.fnamemodify(args.file, ':p')
-      if target ~= vim.fn.fnamemodify(vim.api.nvim_buf_get_name(view.right_buf), ':p') then
+      if
+        args.file ~= vim.fn.bufname(view.right_buf)
+        and target ~= vim.fn.fnamemodify(vim.api.nvim_buf_get_name(view.right_buf), ':p')
+      then
         self.log:error('this buffer is a proposal: :w accepts it, it cannot be written elsewhere')
         return
       end
@@ -148,7 +166,7 @@ function Diffs:open(request)
     error('a diff with id ' .. id .. ' is already open', 0)
   end
   self.serial = self.serial + 1
-  local name = vim.fn.fnamemodify(path, ':~:.')
+  local name = short_name(path, ':~:.')
   local source = buffers.for_file(path)
   local new_lines, shape = text.to_lines(new)
   local view = {
@@ -169,7 +187,7 @@ function Diffs:open(request)
   local ok, err = pcall(function()
     -- Named after the file and the side, relative to the current folder, as a tab's label
     -- shows them: "src/stats.js (Gemini CLI)".
-    local relative = vim.fn.fnamemodify(path, ':.')
+    local relative = short_name(path, ':.')
     view.relative_name = relative
     view.left_buf = scratch(
       unique_name(('%s (%s)'):format(relative, old and 'on disk' or 'new file')),
@@ -397,7 +415,7 @@ end
 --- typing in the CLI).
 function Diffs:closed(notice)
   local view = self.closing[notice.id]
-    or { name = vim.fn.fnamemodify(notice.path, ':~:.'), filetype = '' }
+    or { name = short_name(notice.path, ':~:.'), filetype = '' }
   self.closing[notice.id] = nil
   self.log:info(notice.message)
   if notice.kept_text then

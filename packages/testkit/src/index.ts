@@ -62,6 +62,7 @@ export * from './real-clients/cli-session.js';
 export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
 export * from './conformance/cli-scenarios.js';
+export * from './conformance/hostile-paths.js';
 export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
 export { shellQuote } from '@tandem/command';
 
