@@ -47,6 +47,11 @@ export interface EngineOptions {
   /** How long a session whose stream closed may take to reopen it before it is ended. */
   sessionGraceMs?: number;
   /**
+   * How long a session that never opens its event stream lives (default 30 s): a probe, or a
+   * client that gave up, holds nothing for longer.
+   */
+  streamlessSessionMs?: number;
+  /**
    * For the warnings: whether the editor opens terminals with `terminalEnv()` (default true;
    * false for `tandem serve`), and how the user runs Tandem (default `tandem`).
    */
@@ -99,6 +104,7 @@ export class Engine implements EditorEvents {
       },
       currentContext: () => this.tracker.snapshot(),
       graceMs: options.sessionGraceMs ?? 5000,
+      streamlessMs: options.streamlessSessionMs ?? 30_000,
       showsDiffs: options.showsDiffs ?? true,
       log: this.log,
     });

@@ -16,13 +16,13 @@ export interface SessionHubOptions extends DiffTools {
   currentContext(): EditorContext;
   /** How long a session whose stream closed may take to reopen it before it is ended. */
   graceMs: number;
+  /** How long a session that never opens its stream lives (a probe, a client that gave up). */
+  streamlessMs: number;
   /** Whether the diff tools are offered at all. */
   showsDiffs: boolean;
   log: Logger;
 }
 
-/** A session that never opens its stream (a probe, a client that gave up) is ended after this. */
-const STREAMLESS_SESSION_MS = 30_000;
 /**
  * The editor hears of connects and leaves at most once per this window (the first at once): a
  * burst of sessions makes a few messages, not one per session.
@@ -128,7 +128,7 @@ export class SessionHub implements SessionHost {
 
   sessionInitialized(session: ClientSession): void {
     this.sessions.set(session.id, session);
-    this.reapUnlessStreaming(session, STREAMLESS_SESSION_MS);
+    this.reapUnlessStreaming(session, this.options.streamlessMs);
   }
 
   sessionReady(session: ClientSession): void {
