@@ -10,6 +10,19 @@ export async function rssMb(pid: number): Promise<number> {
 }
 
 /**
+ * Process `pid`'s resident memory split in two, in MB: `private` is its own; `shared` it shares
+ * with other processes (mostly the `node` binary's pages, which every Node process maps once).
+ */
+export async function residentSplitMb(pid: number): Promise<{ private: number; shared: number }> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)![1]);
+  return {
+    private: (kb('Private_Clean') + kb('Private_Dirty')) / 1024,
+    shared: (kb('Shared_Clean') + kb('Shared_Dirty')) / 1024,
+  };
+}
+
+/**
  * A sidecar started as an editor starts it (`tandem`: another build's bundle, `env`: added to
  * its environment), and its spawn → `initialize` reply time. It asks for bridge protocol 1.2,
  * which builds from before 1.3 speak too, so that any two builds can be compared.

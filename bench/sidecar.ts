@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BridgeEditor, realClientIn, Sandbox, TANDEM, type RealClient } from '@tandem/testkit';
 import { percentile, row } from './report.js';
-import { rssMb, startSidecar, stopSidecar } from './sidecar-process.js';
+import { residentSplitMb, rssMb, startSidecar, stopSidecar } from './sidecar-process.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '30' }, baseline: { type: 'string' } },
@@ -64,8 +64,11 @@ async function startAndIdle(): Promise<Record<string, { start: number[]; idle: n
   return results;
 }
 
-/** Ten editor windows, each with its sidecar: their memory together. */
-async function tenWindows(): Promise<number> {
+/**
+ * Ten editor windows, each with its sidecar: their resident memory added up, and what they hold
+ * together, the pages they share counted once.
+ */
+async function tenWindows(): Promise<{ rss: number; together: number }> {
   const windows = await Promise.all(
     Array.from({ length: 10 }, async () => {
       const sandbox = new Sandbox();
@@ -73,13 +76,20 @@ async function tenWindows(): Promise<number> {
     }),
   );
   await sleep(SETTLE_MS);
-  let total = 0;
-  for (const { editor } of windows) total += await rssMb(editor.process.pid!);
+  let rss = 0;
+  let own = 0;
+  let shared = 0;
+  for (const { editor } of windows) {
+    rss += await rssMb(editor.process.pid!);
+    const split = await residentSplitMb(editor.process.pid!);
+    own += split.private;
+    shared = Math.max(shared, split.shared);
+  }
   for (const { editor, sandbox } of windows) {
     await stopSidecar(editor);
     await sandbox.remove();
   }
-  return total;
+  return { rss, together: own + shared };
 }
 
 /** The heap a sidecar started with the heap probe still uses once its garbage is collected. */
@@ -198,7 +208,8 @@ ${Object.entries(turns)
       `| \`tandem bridge\` idle after \`initialize\`, ${name} (median) | ${mb(median(idle))} |`,
   )
   .join('\n')}
-| ten sidecars, together | ${mb(ten)} |
+| ten sidecars, their resident memory added up | ${mb(ten.rss)} |
+| ten sidecars, together (shared pages once) | ${mb(ten.together)} |
 | before ten 1 MiB diffs | ${mb(big.before)} |
 | right after them | ${mb(big.after[0]!)} |
 | after 1 … 10 idle seconds | ${big.after.slice(1).map(mb).join(', ')} |

@@ -12,10 +12,10 @@ export function npmPackageManifest(rootPackage) {
     description: `The tandem command: ${rootPackage.description.replace(/^./, (c) => c.toLowerCase())}`,
     keywords: ['gemini-cli', 'qwen-code', 'ide', 'companion', 'mcp', 'neovim', 'vim', 'emacs'],
     license: rootPackage.license,
-    type: 'module',
-    bin: { tandem: 'bin/tandem.js' },
+    // The dispatcher itself, a CommonJS bundle: no ES module loader at start.
+    bin: { tandem: 'dist/tandem.js' },
     engines: rootPackage.engines,
-    files: ['bin', 'dist', 'CHANGELOG.md'],
+    files: ['dist', 'CHANGELOG.md'],
   };
 }
 

@@ -20,11 +20,17 @@ test('the npm package, installed globally from its tarball', { skip: !release },
 
   await t.test('holds the bundled command and no dependencies', () => {
     const manifest = JSON.parse(readFileSync(join(tandem.packageDir, 'package.json'), 'utf8'));
-    assert.deepEqual(manifest.bin, { tandem: 'bin/tandem.js' });
+    assert.deepEqual(manifest.bin, { tandem: 'dist/tandem.js' });
     assert.equal(manifest.dependencies, undefined);
     assert.equal(manifest.engines.node, '>=20');
     assert.equal(existsSync(join(tandem.packageDir, 'node_modules')), false);
-    for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/tandem.js']) {
+    for (const file of [
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'dist/tandem.js',
+      'dist/package.json',
+    ]) {
       assert.ok(existsSync(join(tandem.packageDir, file)), file);
     }
     const onPath = spawnSync('sh', ['-c', 'command -v tandem'], {

@@ -63,7 +63,6 @@ try {
 function npmPackage() {
   const dir = join(staging, 'npm');
   const withoutMaps = (source) => !source.endsWith('.map');
-  cpSync(from('packages/cli/bin/tandem.js'), join(dir, 'bin/tandem.js'));
   cpSync(from('packages/cli/dist'), join(dir, 'dist'), { recursive: true, filter: withoutMaps });
   // serve finds the page beside its bundle (packages/serve/src/serve-command.ts).
   cpSync(from('packages/web/dist'), join(dir, 'dist/commands/review-page'), {

@@ -1,4 +1,4 @@
 import { runAsProcess } from '@tandem/command';
 import { main } from './main.js';
 
-await runAsProcess(main);
+void runAsProcess(main);
