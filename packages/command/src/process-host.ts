@@ -51,11 +51,20 @@ export class ProcessHost {
   request(reason: string): void {
     if (this.requested) return;
     this.requested = true;
-    setTimeout(() => {
-      this.report(`the cleanup did not finish within ${STOP_DEADLINE_MS / 1000} s: exiting`);
-      process.exit(1);
-    }, STOP_DEADLINE_MS).unref();
+    this.endWithin(STOP_DEADLINE_MS);
     this.resolveStop(reason);
+  }
+
+  /**
+   * The deadline alone, for a stop the command carries out itself and states a time for
+   * (`tandem lsp`: its stop after `exit` is not a stop request, and has 1.5 s): the process
+   * ends, status 1, if it still runs `ms` from now. The earliest deadline holds.
+   */
+  endWithin(ms: number): void {
+    setTimeout(() => {
+      this.report(`the cleanup did not finish within ${ms / 1000} s: exiting`);
+      process.exit(1);
+    }, ms).unref();
   }
 
   /** Gives the signals and errors back to Node once the command has cleaned up. */

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
-  mcpHeaders,
+  callMcpTool,
   openMcpSession,
   realClientIn,
   RecordingEditor,
@@ -26,18 +26,12 @@ function tokenOf(engine: Engine): string {
 }
 
 /** `openDiff` as a CLI calls it; resolves with the tool result's text as the server sent it. */
-async function openDiff(engine: Engine, sessionId: string, id: number, filePath: string) {
-  const reply = await fetch(`http://127.0.0.1:${engine.port}/mcp`, {
-    method: 'POST',
-    headers: mcpHeaders(tokenOf(engine), sessionId),
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'openDiff', arguments: { filePath, newContent: `proposal ${id}\n` } },
-    }),
+function openDiff(engine: Engine, sessionId: string, id: number, filePath: string) {
+  return callMcpTool(engine.port, tokenOf(engine), sessionId, {
+    id,
+    name: 'openDiff',
+    arguments: { filePath, newContent: `proposal ${id}\n` },
   });
-  return reply.text();
 }
 
 describe('the engine under a hostile load', () => {

@@ -15,7 +15,7 @@ import {
   type HelixRunner,
   type ServerCommand,
 } from './helix-config.js';
-import { LspServer } from './lsp-server.js';
+import { LspServer, STOP_WITHIN_MS } from './lsp-server.js';
 import { serveBeyondKill } from './outlive-kill.js';
 
 export const lspUsage = `Usage: tandem lsp [--outlive-editor-kill]
@@ -118,6 +118,9 @@ async function runServer(io: CommandIO): Promise<number> {
   try {
     const server = new LspServer(io.stdin, io.stdout, log);
     void host.stopRequested.then((reason) => server.stop(reason));
+    // A stop the editor causes (exit, stdin closed, its process gone) ends within its stated
+    // time, as a signal's does within 5 s.
+    void server.stopStarted.then(() => host.endWithin(STOP_WITHIN_MS));
     const reason = await server.done;
     // LSP: an `exit` that no `shutdown` came before ends with status 1.
     return reason === 'exit' && !server.cleanExit ? 1 : host.exitStatus;

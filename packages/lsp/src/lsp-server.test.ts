@@ -8,7 +8,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  callMcpTool,
   LspEditor,
+  openMcpSession,
   realClientIn,
   ReviewPage,
   Sandbox,
@@ -436,6 +438,34 @@ describe('tandem lsp: the end of the editor', () => {
     try {
       editor.process.stdin.end();
       assert.equal(await exitsWithin(editor, 1500), 0);
+      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(proposalFolders(sandbox), []);
+    } finally {
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+
+  test("stdin closed while a CLI's stream is away: the stop is cut at its time, files removed", async () => {
+    const sandbox = new Sandbox();
+    const editor = await startEditor(sandbox, ['utf-16']);
+    try {
+      const lock = discoveryFiles(sandbox).find((file) => file.endsWith('.lock'))!;
+      const { port, authToken } = JSON.parse(readFileSync(lock, 'utf8')) as {
+        port: number;
+        authToken: string;
+      };
+      // A session without its stream, with a diff open: the stop would wait up to 5 s for the
+      // stream to come back and carry the rejection.
+      const sessionId = await openMcpSession(port, authToken);
+      const filePath = path.join(sandbox.workspace, 'away.txt');
+      await callMcpTool(port, authToken, sessionId, {
+        id: 1,
+        name: 'openDiff',
+        arguments: { filePath, newContent: 'new\n' },
+      });
+      editor.process.stdin.end();
+      assert.equal(await exitsWithin(editor, 1500), 1);
       assert.deepEqual(discoveryFiles(sandbox), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {

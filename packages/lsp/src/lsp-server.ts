@@ -30,6 +30,11 @@ import { Proposals } from './proposals.js';
 /** How often the editor's process is looked for: gone, the server ends within 1.5 s. */
 const EDITOR_WATCH_MS = 500;
 /**
+ * How long a stop may take once it began (`exit`, stdin closed, the editor gone), whatever it
+ * waits on: with the look for the editor's process, the server ends within 1.5 s (docs/lsp.md).
+ */
+export const STOP_WITHIN_MS = 1000;
+/**
  * How long an editor may take to open a proposal. Some never answer a request they do not
  * know (Zed logs it): past this, the diff goes to the review page.
  */
@@ -57,6 +62,9 @@ export class LspServer {
   private stopping: Promise<void> | undefined;
   private readonly watchDog: WatchDog;
   private resolveDone!: (reason: string) => void;
+  private resolveStopStarted!: (reason: string) => void;
+  /** Resolves, with why, once the server begins to end (not on `shutdown`: it waits for `exit`). */
+  readonly stopStarted = new Promise<string>((resolve) => (this.resolveStopStarted = resolve));
   /** Resolves, with why, once the server has cleaned up and should exit. */
   readonly done = new Promise<string>((resolve) => (this.resolveDone = resolve));
 
@@ -89,6 +97,7 @@ export class LspServer {
 
   /** Cleans up (`cleanUp`), then ends the server. */
   stop(reason: string): Promise<void> {
+    this.resolveStopStarted(reason);
     return this.cleanUp(reason).then(() => this.resolveDone(reason));
   }
 
@@ -292,11 +301,9 @@ export class LspServer {
       publishDiagnostics: (
         uri: string,
         diagnostics: Parameters<Connection['sendDiagnostics']>[0]['diagnostics'],
-      ) => void connection.sendDiagnostics({ uri, diagnostics }).catch(() => undefined),
+      ) => notifyQuietly(() => connection.sendDiagnostics({ uri, diagnostics })),
       showMessage: (type: number, message: string) =>
-        void connection
-          .sendNotification('window/showMessage', { type, message })
-          .catch(() => undefined),
+        notifyQuietly(() => connection.sendNotification('window/showMessage', { type, message })),
       ask: async (message: string, actions: string[]) => {
         const picked = await connection.window.showInformationMessage(
           message,
@@ -327,6 +334,18 @@ export class LspServer {
 }
 
 /** The CLIs compare real paths: so does the discovery data. */
+/**
+ * Sends a notification to the editor, which may be gone: a closed connection throws at once,
+ * and a stop must still reject every diff and remove every file after it.
+ */
+function notifyQuietly(send: () => Promise<void>): void {
+  try {
+    send().catch(() => undefined);
+  } catch {
+    // The editor closed the connection: it hears nothing more.
+  }
+}
+
 function realFolders(folders: string[]): Promise<string[]> {
   return Promise.all(folders.map((folder) => realpath(folder).catch(() => folder)));
 }

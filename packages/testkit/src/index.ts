@@ -13,6 +13,7 @@ export { fuzzSeed, seededRandom, type SeededRandom } from './seeded-random.js';
 export { installed, missing, needsProgram } from './needs.js';
 export { needsRoot } from './needs-root.js';
 export {
+  callMcpTool,
   idleSockets,
   mcpHeaders,
   openMcpSession,

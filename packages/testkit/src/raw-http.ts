@@ -86,6 +86,29 @@ export async function openMcpSession(port: number, token: string): Promise<strin
   return sessionId;
 }
 
+/**
+ * Calls the tool `name` on an MCP session as a CLI does, without its event stream; resolves
+ * with the reply's text as the server sent it.
+ */
+export async function callMcpTool(
+  port: number,
+  token: string,
+  sessionId: string,
+  call: { id: number; name: string; arguments: object },
+): Promise<string> {
+  const reply = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: mcpHeaders(token, sessionId),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: call.id,
+      method: 'tools/call',
+      params: { name: call.name, arguments: call.arguments },
+    }),
+  });
+  return reply.text();
+}
+
 /** The headers of a CLI's request with `token` (and, once it has one, its session). */
 export function mcpHeaders(token: string, sessionId?: string): Record<string, string> {
   return {
