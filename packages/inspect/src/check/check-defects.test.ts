@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { containerFacts } from '@tandem/core';
 import { Sandbox } from '@tandem/testkit';
 import { BrokenCompanion, cannotPlant, DEFECTS, type Defect } from './broken-companion.fixture.js';
 import { failures, runCheck, type PersonScript } from './check-run.fixture.js';
@@ -69,7 +70,7 @@ describe('tandem check finds each planted defect', { concurrency: 6 }, () => {
   async function check(defects: Defect[]) {
     const sandbox = new Sandbox();
     const { workspace } = sandbox;
-    const env = sandbox.env({ REMOTE_CONTAINERS: 'true' });
+    const env = sandbox.env();
     const companion = await BrokenCompanion.start(defects, { env, workspace });
     try {
       const interactive = defects.some((defect) => FAILS[defect].startsWith('diffs.'));
@@ -95,6 +96,13 @@ describe('tandem check finds each planted defect', { concurrency: 6 }, () => {
     const { run, failed } = await check([]);
     assert.deepEqual(failed, [], run.stderr);
     assert.equal(run.status, 0);
+    // Run as from a plain terminal of this machine: in a container (/.dockerenv) the container
+    // rule is reported by name, as advice that fails no run.
+    const container = run
+      .report!.sections.flatMap((section) => section.checks)
+      .find((c) => c.id === 'discovery.container');
+    assert.equal(container?.status, containerFacts({}).marker ? 'fail' : 'pass');
+    assert.equal(container?.severity, 'advice');
   });
 
   for (const defect of DEFECTS) {
