@@ -27,8 +27,25 @@ function! s:show_report(lines) abort
   setlocal nomodifiable nomodified
 endfunction
 
-" The line that connects a CLI in another terminal to this Vim, to paste there.
+" One word that a POSIX shell, or fish when {fish}, reads back exactly (the rule of the
+" command's shell-quote.ts): inside fish's single quotes, a backslash escapes.
+function! s:shell_word(word, fish) abort
+  if a:word =~# '^[A-Za-z0-9@%+=:,./_-]\+$'
+    return a:word
+  endif
+  if a:fish
+    return "'" . substitute(a:word, "[\\\\']", '\\&', 'g') . "'"
+  endif
+  return "'" . substitute(a:word, "'", "'\\\\''", 'g') . "'"
+endfunction
+
+" The line that connects a CLI in another terminal to this Vim, to paste there: quoted for the
+" shell the user pastes into ($SHELL), not for Vim's 'shell'. `eval "$(… env --cwd DIR)"`, or
+" for fish `… env --cwd DIR --shell fish | source`.
 function! tandem#doctor#env_line(config) abort
-  return printf('eval "$(%s)"', join(map(tandem#sidecar#tool(a:config, ['env', '--cwd', getcwd()]),
-        \ 'shellescape(v:val)'), ' '))
+  let fish = $SHELL =~# 'fish$'
+  let argv = tandem#sidecar#tool(a:config,
+        \ ['env', '--cwd', getcwd()] + (fish ? ['--shell', 'fish'] : []))
+  let command = join(map(argv, {_, word -> s:shell_word(word, fish)}), ' ')
+  return fish ? command . ' | source' : printf('eval "$(%s)"', command)
 endfunction

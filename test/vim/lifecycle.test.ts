@@ -4,10 +4,12 @@
  * shows the connected CLI, and stops cleanly.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  needShell,
   realClientIn,
   Sandbox,
   VimSession,
@@ -187,14 +189,37 @@ describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
 
   test(':TandemEnv shows the line that connects a CLI in another terminal', async () => {
     const line = await scene.vim.eval<string>('tandem#env_line()');
-    assert.match(
-      line,
-      /^eval "\$\('[^']*node'? '[^']*\/packages\/cli\/dist\/tandem\.js' 'env' '--cwd' '[^']+'\)"$/,
-    );
-    assert.ok(line.includes(`'--cwd' '${scene.sandbox.workspace}'`), line);
+    assert.match(line, /^eval "\$\(\S*node \S*\/packages\/cli\/dist\/tandem\.js env --cwd \S+\)"$/);
+    assert.ok(line.includes(`--cwd ${scene.sandbox.workspace})`), line);
     const shown = await scene.vim.eval<string>(`execute('TandemEnv')`);
     assert.ok(shown.includes(line), shown);
   });
+
+  for (const shell of ['bash', 'fish'] as const) {
+    test(`:TandemEnv for ${shell} ($SHELL, whatever Vim's 'shell'): a hostile folder name stays one word, never code`, async (t) => {
+      if (!needShell(t, shell)) return;
+      const folder = path.join(scene.sandbox.workspace, `p\\';touch PWNED;# ${shell}`);
+      mkdirSync(folder);
+      await scene.vim.command(`let $SHELL = '/usr/bin/${shell}' | set shell=/bin/csh`);
+      await scene.vim.command(`call chdir(${JSON.stringify(folder)})`);
+      try {
+        const line = await scene.vim.eval<string>('tandem#env_line()');
+        if (shell === 'fish') assert.match(line, / --shell fish \| source$/);
+        // A shell of its own, without Vim's variables, in another folder.
+        const script = `${line}\nprintf '%s' "$GEMINI_CLI_IDE_SERVER_PORT"`;
+        const out = execFileSync(shell, ['-c', script], {
+          cwd: scene.sandbox.root,
+          env: scene.sandbox.env(),
+        });
+        assert.equal(existsSync(path.join(scene.sandbox.root, 'PWNED')), false, line);
+        assert.equal(out.toString(), String(scene.status.port));
+      } finally {
+        await scene.vim.command(
+          `let $SHELL = '/bin/bash' | set shell& | call chdir(${JSON.stringify(scene.sandbox.workspace)})`,
+        );
+      }
+    });
+  }
 });
 
 describe('g:tandem_autostart = 0', { skip }, () => {
