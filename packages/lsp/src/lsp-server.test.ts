@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   callMcpTool,
@@ -388,6 +389,28 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     await diff.opened;
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'b\n' });
     assert.ok(editor.messages.some((message) => message.includes('untold.txt')));
+  });
+
+  test('a proposal the editor tells Tandem of only later gets its marks again, and a save accepts', async () => {
+    // As eglot does, made to manage a file outside its project: it keeps the diagnostics of a
+    // document it has not opened for its list alone, and opens it once shown.
+    editor.showDocumentBehaviour = 'opens-untold';
+    editor.pickAction = () => undefined;
+    const target = path.join(sandbox.workspace, 'told-later.txt');
+    writeFileSync(target, 'a\n');
+    const shown = editor.shownDocuments.length;
+    const diff = gemini.openDiff(target, 'b\n');
+    await diff.opened;
+    const proposalUri = editor.shownDocuments[shown]?.uri ?? '';
+    await waitFor('the first marks', () => editor.diagnostics.get(proposalUri));
+    editor.diagnostics.delete(proposalUri);
+    await editor.open(fileURLToPath(proposalUri));
+    const marks = await waitFor('the marks again', () => editor.diagnostics.get(proposalUri));
+    assert.equal(marks[0]?.code, 'tandem.pending');
+    await editor.edit(proposalUri, 'b, edited\n');
+    await editor.save(proposalUri);
+    assert.deepEqual(await diff.result, { status: 'accepted', content: 'b, edited\n' });
+    await editor.close(proposalUri);
   });
 
   test("an error from showDocument: the same, and the announcement's Reject rejects", async () => {

@@ -136,6 +136,7 @@ export class LspServer {
       this.with((s) => {
         s.documents.opened(params);
         s.feed.opened(params.textDocument.uri);
+        s.proposals.opened(params.textDocument.uri);
       }),
     );
     connection.onDidChangeTextDocument((params) => this.with((s) => s.documents.changed(params)));

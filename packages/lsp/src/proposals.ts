@@ -45,6 +45,8 @@ interface Proposal {
   /** The private folder holding the proposal file, removed with it. */
   folder: string;
   pending: boolean;
+  /** The marks published last, published again when the editor opens the proposal. */
+  marks: Diagnostic[];
 }
 
 /**
@@ -109,10 +111,11 @@ export class Proposals implements EditorPort {
     const folder = await mkdtemp(path.join(this.folder, 'diff-'));
     const file = path.join(folder, path.basename(diff.filePath));
     await writeFile(file, diff.newContent, { flag: 'wx', mode: 0o600 });
-    const proposal: Proposal = { diff, uri: pathToFileURL(file).href, folder, pending: true };
+    const marks = pendingMarks(diff, this.encoding, this.unsavedInEditor(diff));
+    const uri = pathToFileURL(file).href;
+    const proposal: Proposal = { diff, uri, folder, pending: true, marks };
     this.byId.set(diff.id, proposal);
     this.byUri.set(proposal.uri, proposal);
-    const marks = pendingMarks(diff, this.encoding, this.unsavedInEditor(diff));
     this.editor.publishDiagnostics(proposal.uri, marks);
     const firstChange =
       marks.find((mark) => mark.severity === DiagnosticSeverity.Hint)?.range.start.line ?? 0;
@@ -152,15 +155,24 @@ export class Proposals implements EditorPort {
    */
   diffClosed(id: string, notice: DiffClosedNotice): void {
     const proposal = this.byId.get(id);
-    if (proposal) this.editor.publishDiagnostics(proposal.uri, answeredMark(notice.message));
+    if (proposal) this.mark(proposal, answeredMark(notice.message));
     else this.page.closed(id, notice);
   }
 
   diffOutcome(id: string, outcome: DiffOutcomeNotice): void {
     const proposal = this.byId.get(id);
-    if (proposal) this.editor.publishDiagnostics(proposal.uri, answeredMark(outcome.message));
+    if (proposal) this.mark(proposal, answeredMark(outcome.message));
     this.page.outcome(id, outcome);
     this.log.info(outcome.message);
+  }
+
+  /**
+   * The editor opened `uri`: a proposal gets its marks again, since a client may drop the
+   * diagnostics of a document it has not opened (eglot keeps them for its list alone).
+   */
+  opened(uri: string): void {
+    const proposal = this.byUri.get(uri);
+    if (proposal) this.editor.publishDiagnostics(uri, proposal.marks);
   }
 
   /** The editor saved `uri`: a pending proposal is accepted with the saved text. */
@@ -289,8 +301,12 @@ export class Proposals implements EditorPort {
   private settle(proposal: Proposal, message: string): void {
     proposal.pending = false;
     this.page.withdraw(proposal.diff.id);
-    if (this.byUri.has(proposal.uri))
-      this.editor.publishDiagnostics(proposal.uri, answeredMark(message));
+    if (this.byUri.has(proposal.uri)) this.mark(proposal, answeredMark(message));
+  }
+
+  private mark(proposal: Proposal, marks: Diagnostic[]): void {
+    proposal.marks = marks;
+    this.editor.publishDiagnostics(proposal.uri, marks);
   }
 
   private async forget(proposal: Proposal): Promise<void> {

@@ -54,6 +54,7 @@ export * from './editors/emacs-driver.js';
 export * from './editors/code-server-driver.js';
 export * from './editors/helix-driver.js';
 export * from './editors/neovim-lsp-driver.js';
+export * from './editors/eglot-driver.js';
 export { REPO_ROOT } from './repo-root.js';
 export * from './release.js';
 export * from './real-clients/real-client.js';

@@ -59,9 +59,10 @@ export interface AdapterDriver {
   gestures: { accept: string[]; reject: string[] };
   /**
    * Cases of the suite this editor cannot take, each with why (the case is skipped with it):
-   * `emptiedAccept`, when the editor never hands over an empty text for an emptied proposal.
+   * `emptiedAccept`, when the editor never hands over an empty text for an emptied proposal;
+   * `endingSelection`, when the editor tells nothing of a selection ended with the cursor still.
    */
-  cannot?: { emptiedAccept?: string };
+  cannot?: { emptiedAccept?: string; endingSelection?: string };
   /**
    * Starts the editor with Tandem in `sandbox.workspace` (its processes writing only inside the
    * sandbox), and resolves once Tandem runs and its discovery files exist.
