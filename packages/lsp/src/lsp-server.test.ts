@@ -353,14 +353,17 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     assert.deepEqual(activeFile(context)?.cursor, { line: 1, character: 7 });
   });
 
-  test('showDocument refused: the diff is on the review page, announced with its URL', async () => {
-    editor.showDocumentBehaviour = 'fails';
-    const target = path.join(sandbox.workspace, 'on-page.txt');
+  /**
+   * A diff on the review page, announced with its URL: edited there, then accepted by the
+   * Accept action on the user's own file, which takes the page's text.
+   */
+  async function editOnPageAcceptOnFile(name: string) {
+    const target = path.join(sandbox.workspace, name);
     writeFileSync(target, 'a\n');
     const diff = gemini.openDiff(target, 'b\n');
     await diff.opened;
     const announced = await waitFor('the announcement', () =>
-      editor.messages.find((message) => message.includes('on-page.txt')),
+      editor.messages.find((message) => message.includes(name)),
     );
     const url = /(http:\/\/127\.0\.0\.1:\d+\/#\S+)/.exec(announced)?.[1];
     assert.ok(url, announced);
@@ -368,7 +371,6 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     const review = await page.newest();
     assert.equal(review.filePath, target);
     assert.equal(await page.act(review.id, 'draft', 'b, edited on the page\n'), 204);
-    // The Accept action on the user's own file takes the page's text.
     const uri = await editor.open(target);
     const here = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     await editor.runCodeAction(uri, here, /accept Gemini CLI's proposal/);
@@ -378,6 +380,11 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     });
     assert.deepEqual(await page.reviews(), []);
     await editor.close(uri);
+  }
+
+  test('showDocument refused: the diff is on the review page, announced with its URL', async () => {
+    editor.showDocumentBehaviour = 'fails';
+    await editOnPageAcceptOnFile('on-page.txt');
   });
 
   test('a proposal the editor opens without telling Tandem: the review page is offered too', async () => {
@@ -389,6 +396,12 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     await diff.opened;
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'b\n' });
     assert.ok(editor.messages.some((message) => message.includes('untold.txt')));
+  });
+
+  test("a proposal shown without telling Tandem: the code actions on the user's file answer it with the page's text", async () => {
+    editor.showDocumentBehaviour = 'opens-untold';
+    editor.pickAction = () => undefined;
+    await editOnPageAcceptOnFile('untold-answered-here.txt');
   });
 
   test('a proposal the editor tells Tandem of only later gets its marks again, and a save accepts', async () => {

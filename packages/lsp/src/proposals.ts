@@ -94,7 +94,8 @@ export class Proposals implements EditorPort {
 
   /**
    * The pending diffs a code action at `uri` answers: the proposal shown as `uri`, or the
-   * diffs of the file `uri` that are on the review page alone.
+   * diffs of the file `uri` that are on the review page because the editor could not show them
+   * or showed them without telling Tandem (so that it cannot answer them by saving).
    */
   pendingAt(uri: string): PendingDiff[] {
     const proposal = this.byUri.get(uri);
@@ -102,7 +103,9 @@ export class Proposals implements EditorPort {
       ? proposal.pending
         ? [proposal.diff]
         : []
-      : [...this.pageOnly.values()].filter((diff) => diff.filePath === filePath(uri));
+      : [...this.pageOnly.values(), ...this.untoldOnPage()].filter(
+          (diff) => diff.filePath === filePath(uri),
+        );
     return diffs.map((diff) => ({ id: diff.id, client: diff.client.name }));
   }
 
@@ -195,11 +198,12 @@ export class Proposals implements EditorPort {
 
   /**
    * Accepts the diff `id` (the Accept action) with the text the editor holds, or the page's
-   * for a diff on the page alone.
+   * for a diff on the page alone or shown without telling Tandem.
    */
   async acceptById(id: string): Promise<DiffAnswer> {
-    if (this.pageOnly.has(id)) return this.page.accept(id);
     const proposal = this.byId.get(id);
+    if (this.pageOnly.has(id) || (proposal && this.isUntoldOnPage(proposal)))
+      return this.page.accept(id);
     if (!proposal?.pending) return notPending(id);
     return this.accept(proposal, this.documents.text(proposal.uri) ?? proposal.diff.newContent);
   }
@@ -302,6 +306,22 @@ export class Proposals implements EditorPort {
     proposal.pending = false;
     this.page.withdraw(proposal.diff.id);
     if (this.byUri.has(proposal.uri)) this.mark(proposal, answeredMark(message));
+  }
+
+  /** The proposals the editor shows without telling Tandem, offered on the review page. */
+  private untoldOnPage(): DiffRequest[] {
+    return [...this.byId.values()]
+      .filter((proposal) => this.isUntoldOnPage(proposal))
+      .map((proposal) => proposal.diff);
+  }
+
+  /** A pending proposal the editor never told Tandem of, on the page (where it is edited). */
+  private isUntoldOnPage(proposal: Proposal): boolean {
+    return (
+      proposal.pending &&
+      this.page.has(proposal.diff.id) &&
+      this.documents.text(proposal.uri) === undefined
+    );
   }
 
   private mark(proposal: Proposal, marks: Diagnostic[]): void {
