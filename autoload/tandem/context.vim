@@ -3,19 +3,19 @@
 " sidecar coalesces and trims. Cursor events only start a timer: the work happens once per
 " quiet moment, never once per key.
 
-" A character takes at most 4 bytes in UTF-8.
-let s:CHARACTER_BYTES = 4
 let s:CURSOR_DELAY = 50
 
 let s:Context = {}
-" The attached contexts, by serial, for their autocommands (which can only name them).
-let s:attached = {}
-let s:serial = 0
+" The attached context (one at a time: its autocommands are the group TandemContext), the timer
+" of its next look at the cursor and when it last looked.
+let s:current = {}
+let s:timer = -1
+let s:looked = reltime()
 
 " While attached, the facts go to 'bridge' (see bridge.vim).
 function! tandem#context#new() abort
-  return extend(copy(s:Context), {'bridge': v:null, 'selection_bytes': 0, 'serial': 0, 'open': {}, 'focused': '',
-        \ 'last_cursor': '', 'workspace': '', 'timer': -1})
+  return extend(copy(s:Context), {'bridge': v:null, 'selection_chars': 0, 'open': {}, 'focused': '',
+        \ 'last_cursor': [], 'workspace': ''})
 endfunction
 
 " The absolute path of buffer {buf} when it shows a real file on disk, else ''.
@@ -64,7 +64,7 @@ function! s:Context.closed(buf) abort
   let path = remove(self.open, a:buf)
   if self.focused ==# path
     let self.focused = ''
-    let self.last_cursor = ''
+    let self.last_cursor = []
   endif
   call self.bridge.file_closed(path)
 endfunction
@@ -76,46 +76,51 @@ function! s:Context.focus(buf) abort
   endif
   if self.focused !=# path
     let self.focused = path
-    let self.last_cursor = ''
+    let self.last_cursor = []
     call self.bridge.file_focused(path)
   endif
   call self.cursor()
 endfunction
 
-" Called on every cursor move: only makes sure the cursor is read soon.
-function! s:Context.cursor_moved() abort
-  if self.timer == -1
-    let self.timer = timer_start(s:CURSOR_DELAY, {-> self.cursor()})
+" A look at the cursor (the file, the position, the selection) comes at most once per
+" gathering delay: right after a move when the last look is older than that, else from a timer
+" at the end of the delay, so that a burst of keys costs one look.
+function! s:moved() abort
+  let waited = float2nr(reltimefloat(reltime(s:looked)) * 1000)
+  if waited >= s:CURSOR_DELAY
+    call s:look(-1)
+  else
+    let s:timer = timer_start(s:CURSOR_DELAY - waited, s:Look)
   endif
 endfunction
+
+function! s:look(timer) abort
+  let s:timer = -1
+  let s:looked = reltime()
+  if !empty(s:current)
+    call s:current.cursor()
+  endif
+endfunction
+let s:Look = function('s:look')
 
 " Sends the cursor of the current window if it shows the focused file and moved since the
 " last message. The comparison key is built from cheap values only; the selected text is read
 " just when the key changed.
 function! s:Context.cursor() abort
-  if self.timer != -1
-    call timer_stop(self.timer)
-    let self.timer = -1
-  endif
-  let buf = bufnr('%')
-  let path = get(self.open, buf, '')
+  let path = get(self.open, bufnr('%'), '')
   if path ==# '' || path !=# self.focused
     return
   endif
   let mode = mode()
-  let [row, col] = [line('.'), col('.')]
-  let key = path . ':' . row . ':' . col
   let visual = tandem#selection#kind(mode)
-  if visual !=# ''
-    let v = getpos('v')
-    let key .= ':' . visual . ':' . v[1] . ':' . v[2] . ':' . b:changedtick
-  endif
+  let key = visual ==# '' ? [path, line('.'), col('.')]
+        \ : [path, line('.'), col('.'), visual, getpos('v'), b:changedtick]
   if key ==# self.last_cursor
     return
   endif
   let self.last_cursor = key
-  call self.bridge.cursor_changed(path, row, tandem#context#character(getline('.'), col),
-        \ visual !=# '' ? tandem#selection#text(mode, self.selection_bytes) : v:null)
+  call self.bridge.cursor_changed(path, key[1], tandem#context#character(getline('.'), key[2]),
+        \ visual !=# '' ? tandem#selection#text(mode, self.selection_chars) : v:null)
 endfunction
 
 function! s:Context.directory_changed() abort
@@ -127,50 +132,36 @@ function! s:Context.directory_changed() abort
   endif
 endfunction
 
-" An autocommand of an attached context.
-function! tandem#context#event(serial, event, buf) abort
-  let context = get(s:attached, a:serial, {})
-  if empty(context)
-    return
-  endif
-  if a:event ==# 'cursor'
-    call context.cursor_moved()
-  elseif a:event ==# 'enter'
-    call context.focus(a:buf)
-  elseif a:event ==# 'buffer'
-    " Saving a new file or renaming one can turn the current buffer into a focused file.
-    if a:buf == bufnr('%')
-      call context.focus(a:buf)
-    else
-      call context.opened(a:buf)
-    endif
-  elseif a:event ==# 'gone'
-    call context.closed(a:buf)
-  elseif a:event ==# 'directory'
-    call context.directory_changed()
+" A buffer was added, read, written or renamed: saving a new file or renaming one can turn the
+" current buffer into a focused file.
+function! s:Context.buffer_changed(buf) abort
+  if a:buf == bufnr('%')
+    call self.focus(a:buf)
+  else
+    call self.opened(a:buf)
   endif
 endfunction
 
 " Starts following the editor, telling {bridge}; reports the buffers already open and the
-" focused one. Of a selection it reads what the CLIs keep: {selection_limit} characters.
+" focused one. Of a selection it reads what the CLIs keep, {selection_limit} characters, and one
+" more: the sidecar then knows that the selection goes on, and marks the cut as the CLIs do.
 function! s:Context.attach(bridge, selection_limit) abort
   let self.bridge = a:bridge
-  let self.selection_bytes = a:selection_limit * s:CHARACTER_BYTES
-  let s:serial += 1
-  let self.serial = s:serial
-  let s:attached[self.serial] = self
+  let self.selection_chars = a:selection_limit + 1
+  let s:current = self
   let self.workspace = join(tandem#context#workspace_folders(), "\n")
-  let call = 'call tandem#context#event(' . self.serial . ', '
+  " Autocommands run in this script's context: they reach s:current. A cursor move costs only
+  " what it must, per key: the check for a pending look.
   augroup TandemContext
     autocmd!
-    execute 'autocmd BufAdd,BufReadPost,BufWritePost,BufFilePost *' call . '"buffer", +expand("<abuf>"))'
-    execute 'autocmd BufEnter *' call . '"enter", +expand("<abuf>"))'
-    execute 'autocmd BufDelete,BufWipeout *' call . '"gone", +expand("<abuf>"))'
-    execute 'autocmd CursorMoved,CursorMovedI,WinEnter *' call . '"cursor", 0)'
+    autocmd BufAdd,BufReadPost,BufWritePost,BufFilePost * call s:current.buffer_changed(+expand('<abuf>'))
+    autocmd BufEnter * call s:current.focus(+expand('<abuf>'))
+    autocmd BufDelete,BufWipeout * call s:current.closed(+expand('<abuf>'))
+    autocmd CursorMoved,CursorMovedI,WinEnter * if s:timer == -1 | call s:moved() | endif
     if exists('##ModeChanged')
-      execute 'autocmd ModeChanged *' call . '"cursor", 0)'
+      autocmd ModeChanged * if s:timer == -1 | call s:moved() | endif
     endif
-    execute 'autocmd DirChanged *' call . '"directory", 0)'
+    autocmd DirChanged * call s:current.directory_changed()
   augroup END
   for info in getbufinfo()
     call self.opened(info.bufnr)
@@ -179,14 +170,15 @@ function! s:Context.attach(bridge, selection_limit) abort
 endfunction
 
 function! s:Context.detach() abort
-  if has_key(s:attached, self.serial)
-    call remove(s:attached, self.serial)
+  if s:current is self
+    let s:current = {}
     augroup TandemContext
       autocmd!
     augroup END
+    if s:timer != -1
+      call timer_stop(s:timer)
+      let s:timer = -1
+    endif
   endif
-  if self.timer != -1
-    call timer_stop(self.timer)
-  endif
-  call extend(self, {'bridge': v:null, 'open': {}, 'focused': '', 'last_cursor': '', 'workspace': '', 'timer': -1})
+  call extend(self, {'bridge': v:null, 'open': {}, 'focused': '', 'last_cursor': [], 'workspace': ''})
 endfunction
