@@ -24,15 +24,22 @@
   (files '())
   focused
   cursor
-  limit)
+  limit
+  (looked 0.0)
+  line
+  region)
 
 (defvar tandem-context--trackers '()
   "The trackers attached to this Emacs (one per running session).")
 
 (defconst tandem-context--hooks
-  '(post-command-hook window-buffer-change-functions
-    window-selection-change-functions find-file-hook after-save-hook kill-buffer-hook)
-  "The hooks after which the editor may have changed.")
+  '((post-command-hook . tandem-context-commanded)
+    (window-buffer-change-functions . tandem-context-changed)
+    (window-selection-change-functions . tandem-context-changed)
+    (find-file-hook . tandem-context-changed)
+    (after-save-hook . tandem-context-changed)
+    (kill-buffer-hook . tandem-context-changed))
+  "The hooks after which the editor may have changed, and what each runs.")
 
 (defun tandem-context-file-buffer-p (buffer)
   "Whether BUFFER visits a real local file: one that exists, in a base buffer.
@@ -50,16 +57,46 @@ Not `current-column', which counts display columns (two for a wide
 character such as 文, more for a tab)."
   (1+ (- (point) (line-beginning-position))))
 
-(defun tandem-context--cursor (buffer limit)
+(defun tandem-context--line (tracker)
+  "Point's line in the current buffer, 1-based, ignoring narrowing.
+Counted from the line TRACKER found last in the same text: a count from
+the top costs time in proportion to the position, at every look."
+  (let ((bol (line-beginning-position))
+        (tick (buffer-chars-modified-tick))
+        (last (tandem-context-line tracker)))
+    (let ((line (pcase last
+                  ((and `(,buffer ,last-tick ,from ,from-line)
+                        (guard (and (eq buffer (current-buffer)) (eql last-tick tick)
+                                    (not (eq selective-display t)))))
+                   (if (<= from bol)
+                       (+ from-line (count-lines from bol))
+                     (- from-line (count-lines bol from))))
+                  (_ (line-number-at-pos bol t)))))
+      (setf (tandem-context-line tracker) (list (current-buffer) tick bol line))
+      line)))
+
+(defun tandem-context--region (tracker limit)
+  "The text of the active region, at most LIMIT characters (all when nil).
+A region whose start and text are those of TRACKER's last look, cut at
+LIMIT then and now, is that look's text again: a region growing or
+shrinking at its end costs no new copy."
+  (let* ((start (region-beginning))
+         (end (if limit (min (region-end) (+ start limit)) (region-end)))
+         (key (list (current-buffer) (buffer-chars-modified-tick) start end))
+         (last (tandem-context-region tracker)))
+    (if (equal key (car last))
+        (cdr last)
+      (let ((text (buffer-substring-no-properties start end)))
+        (setf (tandem-context-region tracker) (cons key text))
+        text))))
+
+(defun tandem-context--cursor (tracker buffer)
   "Point and the active region of BUFFER in the selected window, as a fact.
-Of the region, at most LIMIT characters (all of it when nil): what the
-CLIs keep, so that a huge region costs no more than a small one."
+Of the region, at most TRACKER's limit of characters (all of it when nil):
+what the CLIs keep, so that a huge region costs no more than a small one."
   (with-current-buffer buffer
-    (list 'cursor (buffer-file-name) (line-number-at-pos nil t) (tandem-context-character)
-          (and (use-region-p)
-               (let ((start (region-beginning)) (end (region-end)))
-                 (buffer-substring-no-properties
-                  start (if limit (min end (+ start limit)) end)))))))
+    (list 'cursor (buffer-file-name) (tandem-context--line tracker) (tandem-context-character)
+          (and (use-region-p) (tandem-context--region tracker (tandem-context-limit tracker))))))
 
 (defun tandem-context-attach (send delay &optional limit)
   "Start tracking the editor; SEND delivers the facts of each look.
@@ -67,12 +104,13 @@ SEND takes a list of facts, the changes seen at once: (opened FILE),
 \(closed FILE), (focused FILE) and (cursor FILE LINE CHARACTER
 SELECTED), SELECTED being the region's text or nil.
 Changes are gathered for DELAY seconds before they are compared and sent.
-Of a region, at most LIMIT characters are read (all of it when nil).
-Returns the tracker."
-  (let ((tracker (tandem-context--make :send send :delay delay :limit limit)))
+Of a region, LIMIT characters and one more are read (all of it when nil):
+the sidecar then knows that the region goes on, and marks the cut as the
+CLIs do.  Returns the tracker."
+  (let ((tracker (tandem-context--make :send send :delay delay :limit (and limit (1+ limit)))))
     (unless tandem-context--trackers
-      (dolist (hook tandem-context--hooks)
-        (add-hook hook #'tandem-context-changed)))
+      (pcase-dolist (`(,hook . ,function) tandem-context--hooks)
+        (add-hook hook function)))
     (push tracker tandem-context--trackers)
     (tandem-context-flush tracker)
     tracker))
@@ -84,21 +122,39 @@ Returns the tracker."
     (setf (tandem-context-timer tracker) nil))
   (setq tandem-context--trackers (delq tracker tandem-context--trackers))
   (unless tandem-context--trackers
-    (dolist (hook tandem-context--hooks)
-      (remove-hook hook #'tandem-context-changed))))
+    (pcase-dolist (`(,hook . ,function) tandem-context--hooks)
+      (remove-hook hook function))))
+
+(defun tandem-context--look-later (tracker)
+  "Make TRACKER look once its delay is over, unless it will already."
+  (unless (tandem-context-timer tracker)
+    (setf (tandem-context-timer tracker)
+          (run-with-timer (tandem-context-delay tracker) nil #'tandem-context-flush tracker))))
 
 (defun tandem-context-changed (&rest _)
   "Note that the editor may have changed: the trackers look soon.
-This runs after every command, so it only starts a timer when none runs."
-  (dolist (tracker tandem-context--trackers)
-    (unless (tandem-context-timer tracker)
-      (setf (tandem-context-timer tracker)
-            (run-with-timer (tandem-context-delay tracker) nil
-                            #'tandem-context-flush tracker)))))
+A timer makes each look once its delay is over: the changes of that time
+cost one look, which sees the editor once the change is complete."
+  (mapc #'tandem-context--look-later tandem-context--trackers))
+
+(defun tandem-context-commanded ()
+  "Look now with each tracker that last looked longer than its delay ago.
+This runs after every command.  The other trackers look once their delay
+is over, as after any change: a burst of commands costs one look, and a
+command alone costs no timer."
+  (let ((now (float-time)))
+    (dolist (tracker tandem-context--trackers)
+      (cond ((tandem-context-timer tracker))
+            ((< now (+ (tandem-context-looked tracker) (tandem-context-delay tracker)))
+             (tandem-context--look-later tracker))
+            ;; An error would take this function off the hook: it is reported instead.
+            (t (with-demoted-errors "Tandem: %S"
+                 (tandem-context-flush tracker)))))))
 
 (defun tandem-context-flush (tracker)
   "Send what changed since TRACKER last looked."
-  (setf (tandem-context-timer tracker) nil)
+  (setf (tandem-context-timer tracker) nil
+        (tandem-context-looked tracker) (float-time))
   (let ((facts '())
         (files (mapcar #'buffer-file-name
                        (cl-remove-if-not #'tandem-context-file-buffer-p (buffer-list))))
@@ -114,7 +170,7 @@ This runs after every command, so it only starts a timer when none runs."
     ;; Terminals, dired and the like keep the last file active, as a glance away does.
     (when (tandem-context-file-buffer-p selected)
       (let ((file (buffer-file-name selected))
-            (cursor (tandem-context--cursor selected (tandem-context-limit tracker))))
+            (cursor (tandem-context--cursor tracker selected)))
         (unless (equal file (tandem-context-focused tracker))
           (setf (tandem-context-focused tracker) file)
           (push `(focused ,file) facts))

@@ -110,45 +110,97 @@ LOG is a cons whose car holds the messages sent."
             (should (equal (tandem-context-test--flush tracked) `((closed ,path)))))
         (tandem-context-detach (car tracked))))))
 
+;; With the session's LIMIT, one character more than the CLIs keep is read: the
+;; sidecar then knows the region goes on.
 (ert-deftest tandem-context-reads-a-region-up-to-the-limit ()
-  "Of a huge region, LIMIT characters are read; with no limit, all of it."
+  "Of a huge region, LIMIT characters and one more are read; with no limit, all of it."
   (tandem-context-test--in-folder folder
     (let* ((line "héllo 文件 x\n")
            (path (tandem-context-test--file folder "huge.txt"
                                             (apply #'concat (make-list 20000 line))))
-           (limited (tandem-context-attach #'ignore 0.01 100)))
+           (limited (tandem-context-attach #'ignore 0.01 100))
+           (whole (tandem-context-attach #'ignore 0.01)))
       (unwind-protect
-          (let ((transient-mark-mode t))
+          (let ((transient-mark-mode t)
+                (start (substring (apply #'concat (make-list 10 line)) 0 101)))
             (switch-to-buffer (find-file-noselect path))
             (goto-char (point-max))
             (push-mark (point-min) t t)
-            (should (equal (nth 4 (tandem-context--cursor (current-buffer) 100))
-                           (substring (apply #'concat (make-list 10 line)) 0 100)))
-            (should (= (length (nth 4 (tandem-context--cursor (current-buffer) nil)))
+            (should (equal (nth 4 (tandem-context--cursor limited (current-buffer))) start))
+            (should (= (length (nth 4 (tandem-context--cursor whole (current-buffer))))
                        (* 20000 (length line))))
+            ;; The region shrinks at its end, and is still longer than the limit: the same text.
+            (forward-line -1)
+            (should (equal (nth 4 (tandem-context--cursor limited (current-buffer))) start))
+            ;; It starts elsewhere: another text.
+            (push-mark (1+ (point-min)) t t)
+            (should (equal (nth 4 (tandem-context--cursor limited (current-buffer)))
+                           (substring (apply #'concat (make-list 10 line)) 1 102)))
             (tandem-context-flush limited)
-            (should (= (length (nth 4 (tandem-context-cursor limited))) 100))
+            (should (= (length (nth 4 (tandem-context-cursor limited))) 101))
             (deactivate-mark))
-        (tandem-context-detach limited)))))
+        (tandem-context-detach limited)
+        (tandem-context-detach whole)))))
+
+(ert-deftest tandem-context-counts-lines-from-the-last-look ()
+  "Point's line, counted from the last look's, is the line counted from the top."
+  (tandem-context-test--in-folder folder
+    (let* ((path (tandem-context-test--file
+                  folder "lines.txt"
+                  (mapconcat (lambda (n) (format "line %d\n" n)) (number-sequence 1 300) "")))
+           (tracked (tandem-context-test--track))
+           (tracker (car tracked)))
+      (unwind-protect
+          (progn
+            (switch-to-buffer (find-file-noselect path))
+            (dolist (line '(1 250 249 3 300 301 120))
+              (goto-char (point-min))
+              (forward-line (1- line))
+              (end-of-line)
+              (should (= (tandem-context--line tracker) line)))
+            ;; An edit above point, and narrowing: still the line from the top.
+            (goto-char (point-min))
+            (insert "new\nlines\n")
+            (goto-char (point-max))
+            (should (= (tandem-context--line tracker) 303))
+            (narrow-to-region (line-beginning-position -10) (point-max))
+            (forward-line -5)
+            (should (= (tandem-context--line tracker) 298))
+            (widen))
+        (tandem-context-detach tracker)))))
 
 (ert-deftest tandem-context-hooks-only-note ()
-  "A command only starts a timer; the tracker looks when it fires."
+  "A command soon after a look starts a timer; one after the delay looks at once."
   (tandem-context-test--in-folder folder
     (let* ((path (tandem-context-test--file folder "b.txt" "b\n"))
-           (tracked (tandem-context-test--track)))
+           (tracked (tandem-context-test--track))
+           (tracker (car tracked)))
       (unwind-protect
           (progn
             (switch-to-buffer (find-file-noselect path))
             (setcar (cdr tracked) nil)
-            (tandem-context-changed)
-            (should (tandem-context-timer (car tracked)))
+            (setf (tandem-context-looked tracker) (float-time))
+            (tandem-context-commanded)
+            (should (tandem-context-timer tracker))
             (should-not (cadr tracked))
             (let ((deadline (+ (float-time) 10)))
               (while (and (not (cadr tracked)) (< (float-time) deadline))
                 (accept-process-output nil 0.02)))
-            (should (assq 'focused (cadr tracked))))
-        (tandem-context-detach (car tracked))
-        (should-not (memq #'tandem-context-changed post-command-hook))))))
+            (should (assq 'focused (cadr tracked)))
+            ;; Longer than the delay since that look: the next command's look comes at once.
+            (goto-char (point-max))
+            (setf (tandem-context-looked tracker) 0.0)
+            (setcar (cdr tracked) nil)
+            (tandem-context-commanded)
+            (should-not (tandem-context-timer tracker))
+            (should (assq 'cursor (cadr tracked)))
+            ;; Other hooks always wait for the delay: the change they note is not over yet.
+            (tandem-context-changed)
+            (should (tandem-context-timer tracker)))
+        (tandem-context-detach tracker)
+        (should-not (tandem-context-timer tracker))
+        (should-not (memq #'tandem-context-commanded post-command-hook))
+        (should-not (memq #'tandem-context-changed kill-buffer-hook))))))
 
 (provide 'tandem-context-test)
 ;;; tandem-context-test.el ends here
