@@ -27,6 +27,19 @@ const KINDS: ClientKind[] = ['gemini', 'qwen'];
 /** The line whose `x` is character 10: two characters of two bytes' and of three bytes' UTF-8. */
 const WIDE_LINE = 'héllo 文件 x';
 
+/**
+ * Lines after the first three of the context's file, for a selection longer than the clients
+ * keep (16,384 characters, cut and marked): of characters of one to three bytes, so that an
+ * adapter counting bytes reads more than the limit's worth of them.
+ */
+const LONG_LINES = Array.from(
+  { length: 700 },
+  (_, i) => `line ${i + 4}: héllo 文件, the quick brown fox`,
+);
+/** How the clients cut a selection longer than they keep (docs/clients.md). */
+const KEPT_SELECTION = 16_384;
+const TRUNCATION_MARK = '... [TRUNCATED]';
+
 /** A running editor in its sandbox, with real clients connected to it. */
 interface Scene {
   sandbox: Sandbox;
@@ -145,7 +158,7 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
     const scene = sceneWith(driver, [kind], (sandbox) => {
       first = path.join(sandbox.workspace, 'first.txt');
       second = path.join(sandbox.workspace, 'second.txt');
-      writeFileSync(first, `alpha beta\n${WIDE_LINE}\nlast line\n`);
+      writeFileSync(first, `alpha beta\n${WIDE_LINE}\nlast line\n${LONG_LINES.join('\n')}\n`);
       writeFileSync(second, 'other file\n');
     });
 
@@ -191,6 +204,20 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
     });
 
     test('ending the selection clears it', { skip: driver.cannot?.endingSelection }, async () => {
+      await scene.editor.clearSelection();
+      await waitForActive(client(scene, kind), 'no selection', (f) => f.selectedText === undefined);
+    });
+
+    test('a selection longer than the clients keep reaches them cut, and marked', async () => {
+      const lines = ['alpha beta', WIDE_LINE, 'last line', ...LONG_LINES];
+      await scene.editor.select({ line: 1, character: 1 }, { line: lines.length, character: 1 });
+      const selected = `${lines.join('\n')}`.slice(0, -(lines.at(-1)!.length - 1));
+      const kept = selected.slice(0, KEPT_SELECTION - TRUNCATION_MARK.length) + TRUNCATION_MARK;
+      await waitForActive(
+        client(scene, kind),
+        'the long selection, cut',
+        (f) => f.selectedText === kept,
+      );
       await scene.editor.clearSelection();
       await waitForActive(client(scene, kind), 'no selection', (f) => f.selectedText === undefined);
     });
