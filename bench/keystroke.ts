@@ -4,18 +4,24 @@
  * and with it stopped, in turns; the difference per key is the adapter's cost (its autocommands
  * or hooks, the look that follows, the message to the sidecar). Keys come 80 ms apart, slower
  * than any adapter's 50 ms gathering delay, so each one costs a whole look: the worst case.
- * Prints a Markdown table; docs/benchmarks.md keeps the numbers. Run it alone on a quiet machine.
+ * Emacs runs Tandem byte-compiled, as package.el installs it (interpreted Lisp costs several times
+ * more). Prints a Markdown table; docs/benchmarks.md keeps the numbers. Run it alone on a quiet
+ * machine.
  *
  *   node --import tsx bench/keystroke.ts [--keys N] [--editor neovim|vim|emacs …]
  *
  * TANDEM_NVIM, TANDEM_VIM and TANDEM_EMACS pick the versions.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  EMACS_PACKAGE_DIR,
+  emacsCommand,
   EmacsSession,
   emacsSkipReason,
+  lispString,
   NeovimSession,
   neovimSkipReason,
   Sandbox,
@@ -96,7 +102,24 @@ async function vim(sandbox: Sandbox, file: string): Promise<Subject> {
 }
 
 async function emacs(sandbox: Sandbox, file: string): Promise<Subject> {
-  const session = await EmacsSession.start(sandbox, { args: [file], tandem: true });
+  const compiled = join(sandbox.root, 'tandem-compiled');
+  await cp(EMACS_PACKAGE_DIR, compiled, { recursive: true });
+  const [program, ...prefix] = emacsCommand();
+  const sources = (await readdir(compiled)).filter((name) => name.endsWith('.el'));
+  execFileSync(
+    program!,
+    [...prefix, '-Q', '--batch', '-L', compiled, '-f', 'batch-byte-compile', ...sources],
+    {
+      cwd: compiled,
+      stdio: 'ignore',
+    },
+  );
+  const session = await EmacsSession.start(sandbox, { args: [file] });
+  await session.eval(
+    `(dolist (file (directory-files ${lispString(compiled)} t "\\.elc\\'")) (load file nil t))`,
+  );
+  await session.eval('(with-current-buffer (window-buffer (selected-window)) (tandem-mode 1))');
+  await session.waitForState('running');
   return {
     name: `Emacs ${JSON.parse(await session.eval('emacs-version')) as string}`,
     pid: Number(await session.eval('(emacs-pid)')),
