@@ -6,9 +6,6 @@ local selection = require('tandem.selection')
 local Context = {}
 Context.__index = Context
 
--- A character takes at most 4 bytes in UTF-8.
-local CHARACTER_BYTES = 4
-
 -- Characters before byte `index` of `line`; vim.str_utfindex changed its signature in 0.11.
 local char_index = vim.fn.has('nvim-0.11') == 1
     and function(line, index)
@@ -26,7 +23,7 @@ function Context.new()
     focused = nil,
     last_cursor = nil,
     workspace = nil,
-    selection_bytes = nil, -- how much of a selection to read (nil: all of it)
+    selection_chars = nil, -- how much of a selection to read (nil: all of it)
   }, Context)
 end
 
@@ -118,7 +115,7 @@ function Context:_cursor()
   self.last_cursor = key
   local line = vim.api.nvim_get_current_line()
   local ok, character = pcall(char_index, line, math.min(col, #line))
-  self.bridge:cursor_changed(path, row, (ok and character or col) + 1, visual and selection.text(mode, self.selection_bytes) or nil)
+  self.bridge:cursor_changed(path, row, (ok and character or col) + 1, visual and selection.text(mode, self.selection_chars) or nil)
 end
 
 function Context:_workspace()
@@ -131,10 +128,11 @@ function Context:_workspace()
 end
 
 --- Starts following the editor, telling `bridge`; reports the buffers already open and the
---- focused one. Of a selection it reads what the CLIs keep: `selection_limit` characters.
+--- focused one. Of a selection it reads what the CLIs keep, `selection_limit` characters, and
+--- one more: the sidecar then knows that the selection goes on, and marks the cut as the CLIs do.
 function Context:attach(bridge, selection_limit)
   self.bridge = bridge
-  self.selection_bytes = selection_limit and selection_limit * CHARACTER_BYTES
+  self.selection_chars = selection_limit and selection_limit + 1
   self.group = vim.api.nvim_create_augroup('TandemContext', { clear = true })
   self.workspace = table.concat(Context.workspace_folders(), '\n')
   local function on(events, callback)

@@ -14,35 +14,57 @@ function M.kind(mode)
   return VISUAL_KINDS[mode:sub(1, 1)]
 end
 
--- The first `limit` bytes of `text`, without splitting a UTF-8 character.
-local function cut(text, limit)
-  if #text <= limit then
-    return text
-  end
-  local next = limit + 1
-  while next > 1 and text:byte(next) >= 0x80 and text:byte(next) < 0xC0 do
-    next = next - 1
-  end
-  return text:sub(1, next - 1)
-end
+-- A character takes at most 4 bytes in UTF-8.
+local CHARACTER_BYTES = 4
 
--- Lines first..last (1-based) of `buf`, each through `take(line, row)`, joined by newlines;
--- reading stops at `limit` bytes (nil: none).
-local function collect(buf, first, last, take, limit)
-  local parts, size, row = {}, 0, first
-  while row <= last and not (limit and size >= limit) do
-    local chunk = vim.api.nvim_buf_get_lines(buf, row - 1, math.min(last, row + CHUNK - 1), false)
-    for _, line in ipairs(chunk) do
-      local piece = take(line, row)
-      parts[#parts + 1] = piece
-      size, row = size + #piece + 1, row + 1
-      if limit and size >= limit then
-        break
+-- The first `limit` characters of `text`, or nil when it has fewer.
+local function first_characters(text, limit)
+  if #text < limit then
+    return nil
+  end
+  if not text:find('[\128-\255]') then
+    return text:sub(1, limit)
+  end
+  local count = 0
+  for i = 1, #text do
+    local byte = text:byte(i)
+    -- A character starts at each byte that does not continue one.
+    if byte < 0x80 or byte >= 0xC0 then
+      if count == limit then
+        return text:sub(1, i - 1)
       end
+      count = count + 1
     end
   end
-  local text = table.concat(parts, '\n')
-  return limit and cut(text, limit) or text
+  return count == limit and text or nil
+end
+
+-- Lines first..last (1-based) of `buf`, each through `take(line, row)`, joined by newlines:
+-- their first `limit` characters (nil: all of them), and the last row read for them. Lines are
+-- read until `limit` bytes, enough unless some characters take more than one byte; then until
+-- the most that `limit` characters can take.
+local function collect(buf, first, last, take, limit)
+  local parts, size, row = {}, 0, first
+  local text
+  for _, bytes in ipairs(limit and { limit, limit * CHARACTER_BYTES } or { math.huge }) do
+    while row <= last and size < bytes do
+      local chunk = vim.api.nvim_buf_get_lines(buf, row - 1, math.min(last, row + CHUNK - 1), false)
+      for _, line in ipairs(chunk) do
+        local piece = take(line, row)
+        parts[#parts + 1] = piece
+        size, row = size + #piece + 1, row + 1
+        if size >= bytes then
+          break
+        end
+      end
+    end
+    text = table.concat(parts, '\n')
+    local cut = limit and first_characters(text, limit)
+    if cut or row > last then
+      return cut or text, row - 1
+    end
+  end
+  return text, row - 1
 end
 
 -- Byte length of the UTF-8 character starting at byte `i`.
@@ -82,8 +104,11 @@ local function columns(line, left, right)
   return table.concat(out)
 end
 
---- The selected text in the current window (at most `limit` bytes of it, when given), or nil
---- when not in Visual mode.
+-- The last charwise or linewise selection read, for a look at the same selection's start.
+local last_read = { key = nil, row = 0, text = nil }
+
+--- The selected text in the current window (at most `limit` characters of it, when given), or
+--- nil when not in Visual mode.
 function M.text(mode, limit)
   local kind = M.kind(mode)
   if not kind then
@@ -95,12 +120,17 @@ function M.text(mode, limit)
     a, b = b, a
   end
   local first, last = a[2], b[2]
-  if kind == 'V' then
-    return collect(buf, first, last, function(line)
+  if kind == 'V' or kind == 'v' then
+    -- The same start in the same text, and the end beyond the rows the limit was reached in
+    -- last time: the same text (a selection growing or shrinking at its end).
+    local tick = vim.api.nvim_buf_get_changedtick(buf)
+    local key = table.concat({ buf, tick, kind, first, a[3], tostring(limit) }, ':')
+    if key == last_read.key and last > last_read.row then
+      return last_read.text
+    end
+    local text, row = collect(buf, first, last, kind == 'V' and function(line)
       return line
-    end, limit)
-  elseif kind == 'v' then
-    return collect(buf, first, last, function(line, row)
+    end or function(line, row)
       local from = row == first and a[3] or 1
       local to = #line
       if row == last then
@@ -108,6 +138,8 @@ function M.text(mode, limit)
       end
       return line:sub(from, to)
     end, limit)
+    last_read = { key = key, row = row < last and row or math.huge, text = text }
+    return text
   end
   local left_col = vim.fn.virtcol({ a[2], a[3] })
   local right_col = vim.fn.virtcol({ b[2], b[3] })
@@ -115,9 +147,9 @@ function M.text(mode, limit)
   if vim.fn.winsaveview().curswant >= MAXCOL then
     right = MAXCOL
   end
-  return collect(buf, first, last, function(line)
+  return (collect(buf, first, last, function(line)
     return columns(line, left, right)
-  end, limit)
+  end, limit))
 end
 
 return M

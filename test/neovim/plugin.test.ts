@@ -138,8 +138,8 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
       assert.equal(await selected('jl<C-v>j$'), '€xyz\nhort');
     });
 
-    test('a huge one is read only up to the limit, never cutting a character', async () => {
-      // Each line: 10 bytes of ASCII, 20 é of two bytes each, a newline; 100 cuts inside an é.
+    test('a huge one is read only up to the limit, in characters', async () => {
+      // Each line: 10 characters of ASCII, then 20 é of two bytes each.
       const long = Array.from(
         { length: 20_000 },
         (_, i) => `line ${String(i).padStart(4, '0')} ${'é'.repeat(20)}`,
@@ -148,13 +148,17 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
       await neovim.session.lua(`vim.api.nvim_buf_set_lines(0, 0, -1, false, ...)`, [long]);
       const all = long.join('\n');
       assert.equal(await selected('VG'), all, 'no limit: all of it');
-      const bytes = Buffer.from(all);
-      for (const limit of [100, 101, 16_384 * 4]) {
-        const text = (await selected('VG', limit))!;
-        // The longest start of the text that fits, whole characters only.
-        assert.ok(Buffer.byteLength(text) <= limit && Buffer.byteLength(text) >= limit - 1);
-        assert.equal(text, bytes.subarray(0, Buffer.byteLength(text)).toString());
+      const characters = [...all];
+      for (const limit of [100, 101, 16_385]) {
+        assert.equal(await selected('VG', limit), characters.slice(0, limit).join(''));
       }
+      // Shrunk at its end, still past the limit: the same; from another start: another text.
+      assert.equal(await selected('VGk', 100), characters.slice(0, 100).join(''));
+      assert.equal(await selected('lVGk', 100), characters.slice(0, 100).join(''));
+      assert.equal(await selected('lvG', 100), characters.slice(1, 101).join(''));
+      // The text changed: read again.
+      await neovim.session.input('<Esc>gg0x');
+      assert.equal(await selected('VG', 100), characters.slice(1, 101).join(''));
       await neovim.session.command('bwipeout!');
     });
   });
