@@ -1,6 +1,6 @@
 import { stderrLogger } from '@tandem/core';
 import { ProcessHost, type CommandIO, parseCommandArgs, withUsage } from '@tandem/command';
-import { BridgeSidecar } from './bridge-sidecar.js';
+import { BridgeSidecar, type SidecarOptions } from './bridge-sidecar.js';
 
 export const bridgeUsage = `Usage: tandem bridge
 
@@ -21,11 +21,12 @@ export function bridgeCommand(argv: string[], io: CommandIO): Promise<number> {
   });
 }
 
-async function runSidecar(io: CommandIO): Promise<number> {
+/** The sidecar on `io`'s streams until it stops; its exit status. */
+export async function runSidecar(io: CommandIO, options: SidecarOptions = {}): Promise<number> {
   const log = stderrLogger('tandem bridge');
   const host = new ProcessHost((message) => log.error(message));
   try {
-    const sidecar = new BridgeSidecar(io.stdin, io.stdout, log);
+    const sidecar = new BridgeSidecar(io.stdin, io.stdout, log, options);
     void host.stopRequested.then((reason) => sidecar.stop(reason));
     // A stop the editor asks for (shutdown, stdin closed) has the same deadline as a signal.
     void sidecar.stopStarted.then((reason) => host.request(reason));

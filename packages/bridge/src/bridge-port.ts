@@ -42,6 +42,8 @@ export class BridgePort implements EditorPort {
   constructor(
     private readonly peer: JsonLinesPeer,
     private readonly takes: EditorTakes = {},
+    /** How long a `diff/open` may wait for the editor's reply. */
+    private readonly openTimeoutMs = OPEN_TIMEOUT_MS,
   ) {}
 
   async showDiff(diff: DiffRequest): Promise<void> {
@@ -57,7 +59,7 @@ export class BridgePort implements EditorPort {
         client: { name: client.name, version: client.version },
       },
       editorReplies['diff/open'],
-      OPEN_TIMEOUT_MS,
+      this.openTimeoutMs,
     );
   }
 

@@ -31,6 +31,11 @@ const EDITOR_WATCH_MS = 1000;
  */
 const START_WAIT_MS = 2000;
 
+export interface SidecarOptions {
+  /** How long a `diff/open` waits for the editor's reply (default 60 s). */
+  diffOpenTimeoutMs?: number;
+}
+
 /**
  * `tandem bridge`: an engine behind the bridge protocol. Ends, cleaning up, on `shutdown`, when
  * its input closes, or when the editor's process dies.
@@ -52,6 +57,7 @@ export class BridgeSidecar {
     input: Readable,
     output: Writable,
     private readonly log: Logger,
+    private readonly options: SidecarOptions = {},
   ) {
     this.peer = new JsonLinesPeer(input, output, log, LINE_LIMITS);
     this.peer.onRequest('initialize', editorRequests.initialize, (params) =>
@@ -110,11 +116,15 @@ export class BridgeSidecar {
     this.starting = tandemCommand.then((tandem) =>
       Engine.start({
         editor: params.editor,
-        frontend: new BridgePort(this.peer, {
-          clientChanges: params.capabilities?.clientChanges === true,
-          diffOutcomes: isAtLeast(version, '1.2'),
-          closedNotices: isAtLeast(version, '1.3'),
-        }),
+        frontend: new BridgePort(
+          this.peer,
+          {
+            clientChanges: params.capabilities?.clientChanges === true,
+            diffOutcomes: isAtLeast(version, '1.2'),
+            closedNotices: isAtLeast(version, '1.3'),
+          },
+          this.options.diffOpenTimeoutMs,
+        ),
         workspaceFolders: params.workspaceFolders,
         isTrusted: params.isTrusted,
         discovery: params.discovery,

@@ -1,5 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import {
+  createJSONRPCErrorResponse,
+  createJSONRPCRequest,
   JSONRPCClient,
   JSONRPCErrorCode,
   JSONRPCErrorException,
@@ -27,6 +29,7 @@ export interface LineLimits {
 export class JsonLinesPeer {
   private readonly rpc: JSONRPCServerAndClient;
   private readonly notificationHandlers = new Map<string, (params: unknown) => void>();
+  /** The ids of our requests still waiting for their reply: any other reply is ignored. */
   private readonly awaitingReply = new Set<JSONRPCID>();
   private nextId = 1;
   private inputEnded = false;
@@ -42,11 +45,7 @@ export class JsonLinesPeer {
     const send = (message: unknown) => this.write(message);
     this.rpc = new JSONRPCServerAndClient(
       new JSONRPCServer({ errorListener: (message) => log.error(message) }),
-      new JSONRPCClient(send, () => {
-        const id = this.nextId++;
-        this.awaitingReply.add(id);
-        return id;
-      }),
+      new JSONRPCClient(send),
       { errorListener: (message) => log.warn(message) },
     );
     this.closed = new Promise((resolve) => {
@@ -104,7 +103,10 @@ export class JsonLinesPeer {
     });
   }
 
-  /** Sends a request; the reply's result must pass `schema`. */
+  /**
+   * Sends a request; the reply's result must pass `schema`. Without a reply within `timeoutMs`
+   * it fails, and a reply that comes later is ignored as one to an unknown id.
+   */
   async request<S extends z.ZodMiniType>(
     method: string,
     params: object,
@@ -112,10 +114,26 @@ export class JsonLinesPeer {
     timeoutMs: number,
   ): Promise<z.infer<S>> {
     if (this.inputEnded) throw new Error(`${method}: the editor closed the connection`);
-    const result: unknown = await this.rpc.timeout(timeoutMs).request(method, params, undefined);
-    const parsed = schema.safeParse(result);
+    const id = this.nextId++;
+    this.awaitingReply.add(id);
+    const unanswered = `the editor did not answer ${method} within ${seconds(timeoutMs)}`;
+    let reply;
+    try {
+      reply = await this.rpc.client
+        .timeout(timeoutMs, () =>
+          createJSONRPCErrorResponse(id, JSONRPCErrorCode.InternalError, unanswered),
+        )
+        .requestAdvanced(createJSONRPCRequest(id, method, params));
+    } finally {
+      // Answered, timed out or failed: it waits for nothing any more.
+      this.awaitingReply.delete(id);
+    }
+    if (reply.error) throw new JSONRPCErrorException(reply.error.message, reply.error.code);
+    const parsed = schema.safeParse(reply.result);
     if (!parsed.success) {
-      throw new Error(`the editor's reply to ${method} is invalid: ${describe(parsed.error)}`);
+      const message = `the editor's reply to ${method} is invalid: ${describe(parsed.error)}`;
+      this.log.warn(message);
+      throw new Error(message);
     }
     return parsed.data;
   }
@@ -173,11 +191,12 @@ export class JsonLinesPeer {
         this.log.warn(`ignored a reply to unknown request id ${JSON.stringify(id)}`);
         return;
       }
-      try {
-        this.rpc.client.receive(message as never);
-      } catch (error) {
-        this.log.warn(`ignored a reply to request ${id}: ${(error as Error).message}`);
+      const malformed = replyFault(message);
+      if (malformed) {
+        this.log.warn(`refused the reply to request ${id}: ${malformed}`);
+        return this.failRequest(id, `the editor's reply: ${malformed}`);
       }
+      this.rpc.client.receive(message as never);
       return;
     }
     if (typeof method !== 'string') {
@@ -218,11 +237,14 @@ export class JsonLinesPeer {
     this.log.warn(`refused ${isReply ? 'a reply' : 'a message'}: ${message}`);
     if (!isReply) return this.replyError(id, JSONRPCErrorCode.InvalidRequest, message);
     if (id === null || !this.awaitingReply.delete(id)) return;
-    this.rpc.client.receive({
-      jsonrpc: '2.0',
-      id,
-      error: { code: JSONRPCErrorCode.InvalidRequest, message: `the editor's reply: ${message}` },
-    });
+    this.failRequest(id, `the editor's reply: ${message}`);
+  }
+
+  /** Fails our request `id` at once, with `message`. */
+  private failRequest(id: JSONRPCID, message: string): void {
+    this.rpc.client.receive(
+      createJSONRPCErrorResponse(id, JSONRPCErrorCode.InvalidRequest, message),
+    );
   }
 
   private replyError(id: JSONRPCID, code: number, message: string): void {
@@ -238,6 +260,25 @@ function describe(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.join('.') || '(params)'}: ${issue.message}`)
     .join('; ');
+}
+
+/** What is wrong with the shape of a reply: exactly one of `result` and `error`, a proper error. */
+function replyFault(reply: object): string | undefined {
+  if ('result' in reply && 'error' in reply) return 'it has both result and error';
+  if (!('error' in reply)) return undefined;
+  const { error } = reply as { error: unknown };
+  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
+  if (!Number.isInteger(code) || typeof message !== 'string') {
+    return 'its error is not an object with an integer code and a string message';
+  }
+  return undefined;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 function isValidId(id: unknown): id is JSONRPCID {
