@@ -1,0 +1,222 @@
+/**
+ * An editor that never answers the diffs it is asked to show, or answers them wrong, through a
+ * real sidecar process and a real Gemini client: every CLI call ends with a clear error, nothing
+ * is resolved by a reply meant for something else, memory is given back, and the sidecar keeps
+ * serving.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  BridgeEditor,
+  callMcpTool,
+  openMcpSession,
+  realClientIn,
+  Sandbox,
+  waitFor,
+  type BridgeMessage,
+  type RealClient,
+} from '@tandem/testkit';
+
+/** The sidecar's deadline for a `diff/open` reply in these tests (60 s in `tandem bridge`). */
+const DEADLINE_MS = 1000;
+const UNANSWERED = 1000;
+const FIXTURE = fileURLToPath(new URL('./bridge-deadline.fixture.ts', import.meta.url));
+
+/** How the test editor treats `diff/open`: shows it (replies `{}`), or never replies. */
+type OpenPolicy = 'show' | 'ignore';
+
+describe('tandem bridge and diff replies that never come, or come wrong', () => {
+  let sandbox: Sandbox;
+  let editor: BridgeEditor;
+  let gemini: RealClient;
+  let other: RealClient;
+  let port: number;
+  let token: string;
+  let policy: OpenPolicy = 'show';
+
+  before(async () => {
+    sandbox = new Sandbox();
+    editor = new BridgeEditor(
+      { ...sandbox.env(), NODE_OPTIONS: '--import tsx', DIFF_OPEN_TIMEOUT_MS: `${DEADLINE_MS}` },
+      FIXTURE,
+    );
+    editor.handle('diff/open', () => (policy === 'show' ? {} : new Promise(() => undefined)));
+    editor.handle('diff/close', () => ({ content: '' }));
+    const started = await editor.request('initialize', {
+      protocol: { min: '1.0', max: '1.1' },
+      editor: { name: 'replies', displayName: 'Replies', pid: process.pid },
+      workspaceFolders: [sandbox.workspace],
+    });
+    assert.equal(started.error, undefined, JSON.stringify(started.error));
+    const { discoveryFiles } = started.result as { port: number; discoveryFiles: string[] };
+    port = (started.result as { port: number }).port;
+    const lock = discoveryFiles.find((file) => file.endsWith('.lock'))!;
+    token = (JSON.parse(await readFile(lock, 'utf8')) as { authToken: string }).authToken;
+    // The real clients take one diff at a time each: two of them have two open at once.
+    [gemini, other] = await Promise.all([
+      realClientIn(sandbox, 'gemini'),
+      realClientIn(sandbox, 'gemini'),
+    ]);
+    assert.equal((await gemini.connect()).status, 'connected');
+    assert.equal((await other.connect()).status, 'connected');
+  });
+
+  after(async () => {
+    await Promise.all([gemini?.kill(), other?.kill(), editor?.kill()]);
+    await sandbox?.remove();
+  });
+
+  /** The heap the sidecar still uses after a full collection, in bytes. */
+  async function sidecarHeap(): Promise<number> {
+    const seen = editor.stderr.length;
+    editor.process.kill('SIGUSR2');
+    const line = await waitFor('the heap probe', () =>
+      editor.stderr.slice(seen).find((text) => text.startsWith('heap-probe: ')),
+    );
+    return Number(line.slice('heap-probe: '.length));
+  }
+
+  /** The sidecar's `diff/open` request for `file`, once the editor has it. */
+  function openRequest(file: string): Promise<BridgeMessage> {
+    return editor.waitFor(
+      (m) => m.method === 'diff/open' && m.params?.filePath === file,
+      `diff/open of ${file}`,
+    );
+  }
+
+  async function stillServing(): Promise<void> {
+    const reply = await editor.request('no/such/method', {});
+    assert.equal(reply.error?.code, -32601);
+    assert.equal(editor.process.exitCode, null);
+  }
+
+  it(`${UNANSWERED} diffs the editor never answers: each openDiff fails at the deadline, the heap is given back, and a diff is shown and accepted afterwards`, async () => {
+    policy = 'ignore';
+    // The real client first (it loads what stays loaded): its openDiff fails with the reason.
+    const warmUp = gemini.openDiff(join(sandbox.workspace, 'warm-up.txt'), 'x\n', 10_000);
+    await assert.rejects(
+      warmUp.opened,
+      /The editor could not show the diff: the editor did not answer diff\/open within 1 s/,
+    );
+    // A real client holds one diff at a time: the flood comes from one session as the engine
+    // allows it, distinct files, all at once.
+    const sessionId = await openMcpSession(port, token);
+    const proposal = 'proposed line\n'.repeat(600);
+    const flood = async (name: string, count: number) => {
+      const started = Date.now();
+      return Promise.all(
+        Array.from({ length: count }, async (_, n) => {
+          const text = await callMcpTool(port, token, sessionId, {
+            id: n,
+            name: 'openDiff',
+            arguments: {
+              filePath: join(sandbox.workspace, `${name}-${n}.txt`),
+              newContent: proposal,
+            },
+          });
+          return { text, ms: Date.now() - started };
+        }),
+      );
+    };
+    // What a first flood loads and sizes (parsers, tables grown to a thousand sockets) stays:
+    // the heap is measured around a second one.
+    await flood('warm-up', UNANSWERED);
+    const heapBefore = await sidecarHeap();
+    const replies = await flood('never', UNANSWERED);
+    for (const { text, ms } of replies) {
+      assert.match(text, /"isError":true/, text.slice(0, 300));
+      assert.match(text, /the editor did not answer diff\/open within 1 s/, text.slice(0, 300));
+      assert.ok(ms < DEADLINE_MS + 5000, `an openDiff ended after ${ms} ms`);
+    }
+    const grown = (await sidecarHeap()) - heapBefore;
+    assert.ok(grown < 1024 * 1024, `the sidecar's heap grew by ${grown} bytes`);
+
+    policy = 'show';
+    const file = join(sandbox.workspace, 'after.txt');
+    const diff = gemini.openDiff(file, 'accepted\n', 10_000);
+    await diff.opened;
+    const { params } = await openRequest(file);
+    const reply = await editor.request('diff/accepted', { id: params!.id, content: 'accepted\n' });
+    assert.deepEqual(reply.result, {});
+    const result = await diff.result;
+    assert.equal(result.status, 'accepted');
+    assert.equal(result.content, 'accepted\n');
+    await stillServing();
+  });
+
+  it('scrambled replies resolve nothing they were not meant for, each with a warning, and the sidecar keeps serving', async () => {
+    // A diff/open held unanswered, for replies of the wrong type and shape.
+    policy = 'ignore';
+    const fileC = join(sandbox.workspace, 'c.txt');
+    const diffC = gemini.openDiff(fileC, 'C\n', 10_000);
+    const held = (await openRequest(fileC)).id as number;
+    const lines = [
+      { id: 999_999, result: {} },
+      { id: String(held), result: {} },
+      { id: [held], result: {} },
+      { id: true, result: {} },
+    ].map((reply) => JSON.stringify({ jsonrpc: '2.0', ...reply }));
+    lines.push('this is not JSON', `{"jsonrpc":"2.0","id":${held},"result":`);
+    for (const line of lines) editor.sendLine(line);
+    await editor.waitForLog('ignored a reply to unknown request id 999999');
+    await editor.waitForLog(`ignored a reply to unknown request id "${held}"`);
+    await editor.waitForLog('refused a message whose id is not a string, a number or null');
+    await editor.waitForLog('not JSON: this is not JSON');
+    // The held diff's reply with a malformed error fails it at once, not at its deadline.
+    editor.sendLine(JSON.stringify({ jsonrpc: '2.0', id: held, error: 'no' }));
+    await assert.rejects(diffC.opened, /its error is not an object with an integer code/);
+    await editor.waitForLog(`refused the reply to request ${held}`);
+    // A reply after that one, and one to a diff/open long past its deadline: both ignored.
+    const timedOut = (await openRequest(join(sandbox.workspace, 'never-0.txt'))).id as number;
+    for (const id of [held, timedOut]) {
+      editor.sendLine(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+      await editor.waitForLog(`ignored a reply to unknown request id ${id}`);
+    }
+
+    // Two CLIs, one diff each.
+    policy = 'show';
+    const fileA = join(sandbox.workspace, 'a.txt');
+    const fileB = join(sandbox.workspace, 'b.txt');
+    const diffA = gemini.openDiff(fileA, 'A\n', 20_000);
+    const diffB = other.openDiff(fileB, 'B\n', 20_000);
+    await Promise.all([diffA.opened, diffB.opened]);
+    const idA = (await openRequest(fileA)).params!.id as string;
+    const idB = (await openRequest(fileB)).params!.id as string;
+
+    // Answers for diffs that are not open, or that the CLI closed: refused, named, nothing else.
+    const closedDiff = (await openRequest(join(sandbox.workspace, 'never-0.txt'))).params!
+      .id as string;
+    for (const id of ['diff-unknown', closedDiff]) {
+      const reply = await editor.request('diff/accepted', { id, content: 'hijack\n' });
+      assert.equal(reply.error?.code, -32011);
+      editor.notify('diff/accepted', { id, content: 'hijack\n' });
+      editor.notify('diff/rejected', { id });
+      await editor.waitForLog(`diff ${id} is not open`);
+    }
+    const wrongParams = await editor.request('diff/accepted', { id: idA, content: 5 });
+    assert.equal(wrongParams.error?.code, -32602);
+
+    // Neither A nor B was touched; an answer for B ends B alone.
+    const unsettled = Symbol('unsettled');
+    const settled = (p: Promise<unknown>) => Promise.race([p, Promise.resolve(unsettled)]);
+    assert.equal(await settled(diffA.result), unsettled);
+    assert.equal(await settled(diffB.result), unsettled);
+    assert.deepEqual(
+      (await editor.request('diff/accepted', { id: idB, content: 'B!\n' })).result,
+      {},
+    );
+    const resultB = await diffB.result;
+    assert.equal(resultB.status, 'accepted');
+    assert.equal(resultB.content, 'B!\n');
+    assert.equal(await settled(diffA.result), unsettled);
+    // A second answer for B is refused; A ends by its own answer alone.
+    assert.equal((await editor.request('diff/rejected', { id: idB })).error?.code, -32011);
+    assert.deepEqual((await editor.request('diff/rejected', { id: idA })).result, {});
+    assert.equal((await diffA.result).status, 'rejected');
+    await stillServing();
+    assert.ok(!editor.stderr.some((line) => /TypeError|RangeError|fatal/.test(line)));
+  });
+});
