@@ -3,6 +3,7 @@
  * or in a shape JSON-RPC does not allow.
  */
 import assert from 'node:assert/strict';
+import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { memoryLogger, type BridgeMessage } from '@tandem/testkit';
@@ -16,13 +17,8 @@ function peerScene() {
   const log = memoryLogger();
   const peer = new JsonLinesPeer(input, output, log, { maxLineBytes: 4096, maxDepth: 8 });
   const sent: BridgeMessage[] = [];
-  let pending = '';
-  output.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('utf8');
-    for (let at = pending.indexOf('\n'); at >= 0; at = pending.indexOf('\n')) {
-      sent.push(JSON.parse(pending.slice(0, at)) as BridgeMessage);
-      pending = pending.slice(at + 1);
-    }
+  createInterface({ input: output }).on('line', (line) => {
+    sent.push(JSON.parse(line) as BridgeMessage);
   });
   const reply = (message: object) =>
     input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
@@ -78,6 +74,20 @@ describe('the requests of a JSON-lines peer', () => {
     }
     assert.equal(warned('refused the reply to request'), 3);
     assert.equal(warned('is invalid'), 1);
+  });
+
+  it('a reply over the line limit fails its request at once; one to no request is refused as a message', async () => {
+    const { peer, sent, reply, warned } = peerScene();
+    const answer = peer.request('diff/close', {}, z.object({ content: z.string() }), 5000);
+    await new Promise((resolve) => setImmediate(resolve));
+    const huge = 'x'.repeat(5000);
+    reply({ id: sent[0]!.id, result: { content: huge } });
+    await assert.rejects(answer, /the editor's reply: Invalid Request: a line longer than 4096/);
+    reply({ id: 424242, result: { content: huge } });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(warned('refused a reply: Invalid Request: a line longer than 4096 bytes'), 1);
+    // Refused as a message (there is no request to fail): the error goes to its id.
+    assert.match(sent.at(-1)!.error?.message ?? '', /longer than 4096 bytes/);
   });
 
   it('a reply whose id has another type than the request it means is ignored, and the request still waits', async () => {
