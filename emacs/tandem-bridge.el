@@ -25,7 +25,8 @@
                              (:copier nil))
   "A sidecar and how to speak to it."
   rpc
-  editor)
+  editor
+  selection)
 
 (defun tandem-bridge--warnings (list)
   "The engine's warnings in LIST that have a message, as a list of alists.
@@ -140,9 +141,24 @@ FILE LINE CHARACTER SELECTED), SELECTED being the region's text or nil."
                (`(closed ,file) `("file/closed" (path . ,file)))
                (`(focused ,file) `("file/focused" (path . ,file)))
                (`(cursor ,file ,line ,character ,selected)
-                `("cursor/changed" (path . ,file) (line . ,line) (character . ,character)
-                  ,@(and selected `((selectedText . ,selected)))))))
+                `("cursor/changed"
+                  . ,(tandem-bridge--cursor-params bridge file line character selected)))))
            facts)))
+
+(defun tandem-bridge--cursor-params (bridge file line character selected)
+  "The params of `cursor/changed' for FILE, LINE and CHARACTER, as JSON text.
+SELECTED is the region's text or nil.  When it is the text BRIDGE sent
+last (the same string, as the tracker keeps it while the region's start
+and text stay), it is not encoded again: a region changing at its end
+past the limit costs a copy."
+  (let ((json (json-serialize `((path . ,file) (line . ,line) (character . ,character)))))
+    (if (not selected)
+        json
+      (unless (eq selected (car (tandem-bridge-selection bridge)))
+        (setf (tandem-bridge-selection bridge)
+              (cons selected (substring (json-serialize (vector selected)) 1 -1))))
+      (concat (substring json 0 -1)
+              ",\"selectedText\":" (cdr (tandem-bridge-selection bridge)) "}"))))
 
 (defun tandem-bridge--answer (bridge method params callback)
   "Send the answer METHOD with PARAMS over BRIDGE; CALLBACK takes ERROR.

@@ -156,16 +156,22 @@ the error object or nil."
 
 (defun tandem-rpc-notify-all (rpc notifications)
   "Send NOTIFICATIONS, a list of (METHOD . PARAMS), over RPC in one write.
-The other side then reads the events of one editor action together."
+The other side then reads the events of one editor action together.
+PARAMS is an alist, or JSON text already (a string): a large value sent
+again and again is then encoded once, and copied once per write."
   (let ((process (tandem-rpc-process rpc)))
     (when (and notifications (process-live-p process))
       (process-send-string
        process
-       (mapconcat (lambda (notification)
-                    (concat (json-serialize `((jsonrpc . "2.0") (method . ,(car notification))
-                                              (params . ,(cdr notification))))
-                            "\n"))
-                  notifications "")))))
+       (apply #'concat
+              (mapcan (lambda (notification)
+                        (let ((params (cdr notification)))
+                          (list "{\"jsonrpc\":\"2.0\",\"method\":"
+                                (substring (json-serialize (vector (car notification))) 1 -1)
+                                ",\"params\":"
+                                (if (stringp params) params (json-serialize params))
+                                "}\n")))
+                      notifications))))))
 
 (defun tandem-rpc-live-p (rpc)
   "Return non-nil if the process of RPC is alive."
