@@ -80,8 +80,14 @@ accepts, \\[tandem-diff-reject] rejects.
   :keymap tandem-diff-mode-map)
 
 (defun tandem-diff--short-name (path)
-  "PATH as the user would write it from the current directory."
-  (file-relative-name path))
+  "PATH as the user would write it from the current directory.
+A name that starts with `~' is written `./~...', never read as the home folder."
+  (let ((name (file-relative-name path)))
+    (if (string-prefix-p "~" name) (concat "./" name) name)))
+
+(defun tandem-diff--header-line (text)
+  "Return TEXT for a header line, with each `%' doubled to show as itself."
+  (string-replace "%" "%%" text))
 
 (defun tandem-diff--side (name text path)
   "A new buffer NAME holding TEXT in the major mode of file PATH.
@@ -118,15 +124,17 @@ TEXT is untrusted: its local variables are ignored and no mode hook runs."
          (warning (tandem-diff--unsaved-warning (tandem-diff-view-path view))))
     (with-current-buffer (tandem-diff-view-disk view)
       (setq header-line-format
-            (concat (if (buffer-local-value 'tandem-diff--new-file (current-buffer))
-                        "New file: " "On disk: ")
-                    name
-                    (if warning (concat "  " (propertize warning 'face 'tandem-diff-header-warning)) ""))))
+            (tandem-diff--header-line
+             (concat (if (buffer-local-value 'tandem-diff--new-file (current-buffer))
+                         "New file: " "On disk: ")
+                     name
+                     (if warning (concat "  " (propertize warning 'face 'tandem-diff-header-warning)) "")))))
     (with-current-buffer (tandem-diff-view-proposal view)
       (setq header-line-format
-            (substitute-command-keys
-             (format "%s proposes this · \\<tandem-diff-mode-map>\\[tandem-diff-accept] accept · \\[tandem-diff-reject] reject · \\[tandem-ediff] ediff"
-                     (or (tandem-diff-view-client view) "The CLI")))))))
+            (tandem-diff--header-line
+             (concat (or (tandem-diff-view-client view) "The CLI")
+                     (substitute-command-keys
+                      " proposes this · \\<tandem-diff-mode-map>\\[tandem-diff-accept] accept · \\[tandem-diff-reject] reject · \\[tandem-ediff] ediff")))))))
 
 (defun tandem-diff--highlight (view)
   "Highlight the differences between the sides of VIEW."

@@ -222,5 +222,20 @@
       (kill-buffer buffer)
       (delete-directory folder t))))
 
+;; A name is shown as written, never as a mode line construct or the home folder
+;; (batch Emacs formats no mode line: the doubled % are what it would show as one).
+(ert-deftest tandem-diff-headers-show-names-literally ()
+  "A folder named ~ reads ./~/…; % in a name or a client's name shows as itself."
+  (tandem-diff-test--with diffs
+    (let* ((default-directory "/tmp/ws/")
+           (view (tandem-diff-open diffs '((id . "d1") (path . "/tmp/ws/~/50%-%s.txt")
+                                            (old . "a\n") (new . "b\n")
+                                            (client . "%e CLI \\[kill-emacs]")))))
+      (with-current-buffer (tandem-diff-view-disk view)
+        (should (equal header-line-format "On disk: ./~/50%%-%%s.txt")))
+      (with-current-buffer (tandem-diff-view-proposal view)
+        (should (string-prefix-p "%%e CLI \\[kill-emacs] proposes this · C-c C-c accept"
+                                 header-line-format))))))
+
 (provide 'tandem-diff-test)
 ;;; tandem-diff-test.el ends here
