@@ -28,6 +28,8 @@ if (values.baseline) builds.baseline = values.baseline;
 const MiB = 2 ** 20;
 /** How long a process sits idle before its memory is read. */
 const SETTLE_MS = 1500;
+/** How long an idle sidecar takes to give back the memory its start-up used, and a margin. */
+const SETTLED_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,6 +64,31 @@ async function startAndIdle(): Promise<Record<string, { start: number[]; idle: n
     }
   }
   return results;
+}
+
+/**
+ * The memory of sidecars left idle long enough for V8 to give back what start-up used (it
+ * shrinks its heap about 8–10 s after the last activity): five of each build side by side.
+ */
+async function settledIdle(): Promise<Record<string, number>> {
+  const started = await Promise.all(
+    Object.entries(builds).flatMap(([name, tandem]) =>
+      Array.from({ length: 5 }, async () => {
+        const sandbox = new Sandbox();
+        return { name, sandbox, ...(await startSidecar(sandbox, tandem)) };
+      }),
+    ),
+  );
+  await sleep(SETTLED_MS);
+  const samples: Record<string, number[]> = {};
+  for (const { name, editor } of started) {
+    (samples[name] ??= []).push(await rssMb(editor.process.pid!));
+  }
+  for (const { editor, sandbox } of started) {
+    await stopSidecar(editor);
+    await sandbox.remove();
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, rss]) => [name, median(rss)]));
 }
 
 /**
@@ -186,6 +213,7 @@ async function leaks(): Promise<{ warm: number; diffs: number; cycles: number }>
 const load = loadavg()[0]!;
 const bare = await bareNode();
 const turns = await startAndIdle();
+const settled = await settledIdle();
 const ten = await tenWindows();
 const big = await bigDiffs();
 const leak = await leaks();
@@ -206,6 +234,12 @@ ${Object.entries(turns)
   .map(
     ([name, { idle }]) =>
       `| \`tandem bridge\` idle after \`initialize\`, ${name} (median) | ${mb(median(idle))} |`,
+  )
+  .join('\n')}
+${Object.entries(settled)
+  .map(
+    ([name, rss]) =>
+      `| \`tandem bridge\` idle for ${SETTLED_MS / 1000} s, ${name} (median of 5) | ${mb(rss)} |`,
   )
   .join('\n')}
 | ten sidecars, their resident memory added up | ${mb(ten.rss)} |
