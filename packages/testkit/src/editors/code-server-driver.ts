@@ -61,17 +61,20 @@ export class VsCodeUnderTest implements EditorUnderTest {
     await this.vscode.focusEditor();
   }
 
-  /** From `first`, Shift+Right over every character up to `last` (a line break is one). */
+  /**
+   * From `first`, as a user extends a selection by keys: Shift+Right up to `last` on one line;
+   * across lines Shift+Down to `last`'s line, Shift+Home, then Shift+Right through `last`.
+   */
   async select(first: Position, last: Position): Promise<void> {
     await this.moveCursor(first);
-    const lines = (
-      await renderedText(this.page.locator('.editor-group-container.active .monaco-editor').first())
-    ).split('\n');
-    let count = last.character - first.character + 1;
-    for (let line = first.line; line < last.line; line++) {
-      count += [...(lines[line - 1] ?? '')].length + 1;
+    const keys = this.page.keyboard;
+    if (last.line === first.line) {
+      for (let i = first.character; i <= last.character; i++) await keys.press('Shift+ArrowRight');
+      return;
     }
-    for (let i = 0; i < count; i++) await this.page.keyboard.press('Shift+ArrowRight');
+    for (let line = first.line; line < last.line; line++) await keys.press('Shift+ArrowDown');
+    await keys.press('Shift+Home');
+    for (let i = 1; i <= last.character; i++) await keys.press('Shift+ArrowRight');
   }
 
   /** Escape until the status bar shows no selection: VS Code may take the first for another use. */
