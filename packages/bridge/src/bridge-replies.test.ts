@@ -104,7 +104,9 @@ describe('tandem bridge and diff replies that never come, or come wrong', () => 
     // A real client holds one diff at a time: the flood comes from one session as the engine
     // allows it, distinct files, all at once.
     const sessionId = await openMcpSession(port, token);
-    const proposal = 'proposed line\n'.repeat(600);
+    // 32 KiB each: a thousand kept would hold 32 MiB, well above what a busy heap varies by
+    // between two floods (up to 5 MiB seen in a full suite).
+    const proposal = 'proposed line\n'.repeat(2400);
     const flood = async (name: string, count: number) => {
       const started = Date.now();
       return Promise.all(
@@ -132,7 +134,7 @@ describe('tandem bridge and diff replies that never come, or come wrong', () => 
       assert.ok(ms < DEADLINE_MS + 5000, `an openDiff ended after ${ms} ms`);
     }
     const grown = (await sidecarHeap()) - heapBefore;
-    assert.ok(grown < 1024 * 1024, `the sidecar's heap grew by ${grown} bytes`);
+    assert.ok(grown < 12 * 1024 * 1024, `the sidecar's heap grew by ${grown} bytes`);
 
     policy = 'show';
     const file = join(sandbox.workspace, 'after.txt');
