@@ -1,6 +1,7 @@
 /** Starts `tandem serve` (from the source) in a child process, for tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TANDEM } from '@tandem/testkit';
 
 const ENTRY = fileURLToPath(new URL('./serve-command.fixture.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
@@ -20,13 +21,17 @@ export interface ServeProcess {
 
 /**
  * Runs `tandem serve ARGS` in `cwd` and resolves once it printed its URL; `openFiles` limits its
- * file descriptors.
+ * file descriptors, and then the bundle runs, as users run it: from the source, the first CLI's
+ * connection would open the forty-odd module files it loads at once, which the bundle never does.
  */
 export async function startServe(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; openFiles?: number },
 ): Promise<ServeProcess> {
-  const argv = [process.execPath, '--import', TSX, ENTRY, ...args];
+  const argv =
+    options.openFiles === undefined
+      ? [process.execPath, '--import', TSX, ENTRY, ...args]
+      : [process.execPath, TANDEM, 'serve', ...args];
   const [program, ...rest] =
     options.openFiles === undefined
       ? argv
