@@ -5,9 +5,9 @@ if has('nvim') || exists('g:loaded_tandem_vim')
 endif
 let g:loaded_tandem_vim = 1
 
-if v:version < 802 || !has('job') || !has('channel') || !has('timers') || !has('terminal')
+if v:version < 900 || !has('job') || !has('channel') || !has('timers') || !has('terminal')
   echohl WarningMsg
-  echomsg 'Tandem needs Vim 8.2 or newer with +job, +channel, +timers and +terminal'
+  echomsg 'Tandem needs Vim 9.0 or newer with +job, +channel, +timers and +terminal'
   echohl None
   finish
 endif

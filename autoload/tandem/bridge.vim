@@ -50,6 +50,7 @@ endfunction
 "   log(line), exited(code).
 function! tandem#bridge#start(cmd, editor) abort
   let bridge = extend(copy(s:Bridge), {'editor': a:editor})
+  let bridge.cursor_changed = function('s:cursor_changed', [bridge])
   let bridge.rpc = tandem#rpc#start(a:cmd, {
         \ 'request': {method, params -> bridge.request(method, params)},
         \ 'notification': {method, params -> bridge.notification(method, params)},
@@ -147,14 +148,17 @@ function! s:Bridge.file_focused(path) abort
   call self.rpc.notify('file/focused', {'path': a:path})
 endfunction
 
-" {character} counts characters from 1; {selected_text} is v:null without a selection.
-function! s:Bridge.cursor_changed(path, line, character, selected_text) abort
-  let params = {'path': a:path, 'line': a:line, 'character': a:character}
-  if a:selected_text isnot v:null
-    let params.selectedText = a:selected_text
+" bridge.cursor_changed(path, line, character, selected_text): {character} counts characters
+" from 1; {selected_text} is null without a selection. Compiled: every look at the cursor that
+" finds it moved sends it (cursor.vim).
+def s:cursor_changed(bridge: dict<any>, path: string, line: number, character: number,
+    selected_text: any)
+  var params = {path: path, line: line, character: character}
+  if type(selected_text) == v:t_string
+    params.selectedText = selected_text
   endif
-  call self.rpc.notify('cursor/changed', params)
-endfunction
+  bridge.rpc.notify('cursor/changed', params)
+enddef
 
 " Sends a diff's answer; {Done}(error) once it was taken (error v:null) or refused:
 " {message, gone}, gone when the diff is not open any more.

@@ -1,16 +1,11 @@
 " What the user looks at: file buffers opened, closed and focused, the cursor and the selection,
 " and the working directory. Each editor event becomes at most one call of the bridge; the
-" sidecar coalesces and trims. Cursor events only start a timer: the work happens once per
-" quiet moment, never once per key.
-
-let s:CURSOR_DELAY = 50
+" sidecar coalesces and trims. The cursor and the selection, followed on every key, are
+" cursor.vim's (compiled Vim9 script).
 
 let s:Context = {}
-" The attached context (one at a time: its autocommands are the group TandemContext), the timer
-" of its next look at the cursor and when it last looked.
+" The attached context (one at a time: its autocommands are the group TandemContext).
 let s:current = {}
-let s:timer = -1
-let s:looked = reltime()
 
 " While attached, the facts go to 'bridge' (see bridge.vim).
 function! tandem#context#new() abort
@@ -34,11 +29,6 @@ endfunction
 " The workspace folders the CLIs match their working directory against.
 function! tandem#context#workspace_folders() abort
   return [getcwd(-1)]
-endfunction
-
-" Where the cursor is in {line}, in characters from 1, given Vim's byte column {col}.
-function! tandem#context#character(line, col) abort
-  return strchars(strpart(a:line, 0, a:col - 1)) + 1
 endfunction
 
 function! s:Context.opened(buf) abort
@@ -79,48 +69,7 @@ function! s:Context.focus(buf) abort
     let self.last_cursor = []
     call self.bridge.file_focused(path)
   endif
-  call self.cursor()
-endfunction
-
-" A look at the cursor (the file, the position, the selection) comes at most once per
-" gathering delay: right after a move when the last look is older than that, else from a timer
-" at the end of the delay, so that a burst of keys costs one look.
-function! s:moved() abort
-  let waited = float2nr(reltimefloat(reltime(s:looked)) * 1000)
-  if waited >= s:CURSOR_DELAY
-    call s:look(-1)
-  else
-    let s:timer = timer_start(s:CURSOR_DELAY - waited, s:Look)
-  endif
-endfunction
-
-function! s:look(timer) abort
-  let s:timer = -1
-  let s:looked = reltime()
-  if !empty(s:current)
-    call s:current.cursor()
-  endif
-endfunction
-let s:Look = function('s:look')
-
-" Sends the cursor of the current window if it shows the focused file and moved since the
-" last message. The comparison key is built from cheap values only; the selected text is read
-" just when the key changed.
-function! s:Context.cursor() abort
-  let path = get(self.open, bufnr('%'), '')
-  if path ==# '' || path !=# self.focused
-    return
-  endif
-  let mode = mode()
-  let visual = tandem#selection#kind(mode)
-  let key = visual ==# '' ? [path, line('.'), col('.')]
-        \ : [path, line('.'), col('.'), visual, getpos('v'), b:changedtick]
-  if key ==# self.last_cursor
-    return
-  endif
-  let self.last_cursor = key
-  call self.bridge.cursor_changed(path, key[1], tandem#context#character(getline('.'), key[2]),
-        \ visual !=# '' ? tandem#selection#text(mode, self.selection_chars) : v:null)
+  call tandem#cursor#Send(self)
 endfunction
 
 function! s:Context.directory_changed() abort
@@ -150,19 +99,15 @@ function! s:Context.attach(bridge, selection_limit) abort
   let self.selection_chars = a:selection_limit + 1
   let s:current = self
   let self.workspace = join(tandem#context#workspace_folders(), "\n")
-  " Autocommands run in this script's context: they reach s:current. A cursor move costs only
-  " what it must, per key: the check for a pending look.
+  " Autocommands run in this script's context: they reach s:current.
   augroup TandemContext
     autocmd!
     autocmd BufAdd,BufReadPost,BufWritePost,BufFilePost * call s:current.buffer_changed(+expand('<abuf>'))
     autocmd BufEnter * call s:current.focus(+expand('<abuf>'))
     autocmd BufDelete,BufWipeout * call s:current.closed(+expand('<abuf>'))
-    autocmd CursorMoved,CursorMovedI,WinEnter * if s:timer == -1 | call s:moved() | endif
-    if exists('##ModeChanged')
-      autocmd ModeChanged * if s:timer == -1 | call s:moved() | endif
-    endif
     autocmd DirChanged * call s:current.directory_changed()
   augroup END
+  call tandem#cursor#Follow(self)
   for info in getbufinfo()
     call self.opened(info.bufnr)
   endfor
@@ -175,10 +120,7 @@ function! s:Context.detach() abort
     augroup TandemContext
       autocmd!
     augroup END
-    if s:timer != -1
-      call timer_stop(s:timer)
-      let s:timer = -1
-    endif
   endif
+  call tandem#cursor#Unfollow(self)
   call extend(self, {'bridge': v:null, 'open': {}, 'focused': '', 'last_cursor': [], 'workspace': ''})
 endfunction

@@ -21,6 +21,7 @@ function! tandem#rpc#start(cmd, handlers) abort
         \ 'exit_cb': {_, code -> rpc.exited(code)},
         \ 'stoponexit': 'term',
         \ }
+  let rpc.notify = function('s:notify', [rpc])
   let rpc.job = job_start(a:cmd, options)
   if job_status(rpc.job) ==# 'fail'
     throw 'cannot run ' . join(a:cmd)
@@ -33,18 +34,20 @@ function! s:Rpc.pid() abort
   return self.running ? job_info(self.job).process : v:null
 endfunction
 
-function! s:Rpc.send(message) abort
-  if !self.running
-    return 0
+" Writes {message} to {rpc}'s sidecar, one line; false when it is not running or the write
+" fails. Compiled, as the notification sent on a look at the cursor is.
+def s:send(rpc: dict<any>, message: dict<any>): bool
+  if !rpc.running
+    return false
   endif
-  let a:message.jsonrpc = '2.0'
+  message.jsonrpc = '2.0'
   try
-    call ch_sendraw(job_getchannel(self.job), json_encode(a:message) . "\n")
-    return 1
+    ch_sendraw(job_getchannel(rpc.job), json_encode(message) .. "\n")
+    return true
   catch
-    return 0
+    return false
   endtry
-endfunction
+enddef
 
 " Sends a request; {Callback}(error, result) runs once, with the reply or the reason none came.
 " The error is v:null or a dict {'code', 'message'}.
@@ -52,15 +55,16 @@ function! s:Rpc.request(method, params, Callback) abort
   let id = self.next_id
   let self.next_id += 1
   let self.pending[id] = a:Callback
-  if !self.send({'id': id, 'method': a:method, 'params': a:params})
+  if !s:send(self, {'id': id, 'method': a:method, 'params': a:params})
     call remove(self.pending, id)
     call a:Callback({'code': s:SERVER_ERROR, 'message': 'the sidecar is not running'}, v:null)
   endif
 endfunction
 
-function! s:Rpc.notify(method, params) abort
-  call self.send({'method': a:method, 'params': a:params})
-endfunction
+" Sends a notification: rpc.notify(method, params).
+def s:notify(rpc: dict<any>, method: string, params: dict<any>)
+  s:send(rpc, {method: method, params: params})
+enddef
 
 function! s:Rpc.receive(line) abort
   if a:line ==# ''
@@ -97,13 +101,13 @@ function! s:Rpc.answer(id, method, params) abort
     let result = self.handlers.request(a:method, a:params)
   catch
     let error = {'code': s:SERVER_ERROR, 'message': substitute(v:exception, '^Vim\%((\a\+)\)\=:', '', '')}
-    call self.send({'id': a:id, 'error': error})
+    call s:send(self, {'id': a:id, 'error': error})
     return
   endtry
   if result is v:null
-    call self.send({'id': a:id, 'error': {'code': s:METHOD_NOT_FOUND, 'message': 'unknown method ' . a:method}})
+    call s:send(self, {'id': a:id, 'error': {'code': s:METHOD_NOT_FOUND, 'message': 'unknown method ' . a:method}})
   else
-    call self.send({'id': a:id, 'result': result})
+    call s:send(self, {'id': a:id, 'result': result})
   endif
 endfunction
 

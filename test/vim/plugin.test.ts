@@ -137,10 +137,10 @@ describe('Tandem in vim -es', { skip }, () => {
       `
       let line = 'héllo 文件 x'
       call assert_equal(15, stridx(line, 'x') + 1, 'the byte column of x')
-      call assert_equal(10, tandem#context#character(line, 15))
-      call assert_equal(1, tandem#context#character(line, 1))
-      call assert_equal(3, tandem#context#character(line, 4), 'after é')
-      call assert_equal(1, tandem#context#character('', 1))
+      call assert_equal(10, tandem#cursor#Character(line, 15))
+      call assert_equal(1, tandem#cursor#Character(line, 1))
+      call assert_equal(3, tandem#cursor#Character(line, 4), 'after é')
+      call assert_equal(1, tandem#cursor#Character('', 1))
       `,
     );
     assert.deepEqual(errors, []);
