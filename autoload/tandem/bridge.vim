@@ -51,6 +51,8 @@ endfunction
 function! tandem#bridge#start(cmd, editor) abort
   let bridge = extend(copy(s:Bridge), {'editor': a:editor})
   let bridge.cursor_changed = function('s:cursor_changed', [bridge])
+  " The last selected text sent, and its JSON.
+  let bridge.selection_sent = ['', '""']
   let bridge.rpc = tandem#rpc#start(a:cmd, {
         \ 'request': {method, params -> bridge.request(method, params)},
         \ 'notification': {method, params -> bridge.notification(method, params)},
@@ -153,11 +155,15 @@ endfunction
 " finds it moved sends it (cursor.vim).
 def s:cursor_changed(bridge: dict<any>, path: string, line: number, character: number,
     selected_text: any)
-  var params = {path: path, line: line, character: character}
+  var params = json_encode({path: path, line: line, character: character})
   if type(selected_text) == v:t_string
-    params.selectedText = selected_text
+    # A selection that changes past the limit keeps its text, up to 16 KB: encoded once.
+    if selected_text != bridge.selection_sent[0]
+      bridge.selection_sent = [selected_text, json_encode(selected_text)]
+    endif
+    params = strpart(params, 0, len(params) - 1) .. ',"selectedText":' .. bridge.selection_sent[1] .. '}'
   endif
-  bridge.rpc.notify('cursor/changed', params)
+  bridge.rpc.notify_encoded('cursor/changed', params)
 enddef
 
 " Sends a diff's answer; {Done}(error) once it was taken (error v:null) or refused:

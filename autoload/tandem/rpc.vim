@@ -22,6 +22,7 @@ function! tandem#rpc#start(cmd, handlers) abort
         \ 'stoponexit': 'term',
         \ }
   let rpc.notify = function('s:notify', [rpc])
+  let rpc.notify_encoded = function('s:notify_encoded', [rpc])
   let rpc.job = job_start(a:cmd, options)
   if job_status(rpc.job) ==# 'fail'
     throw 'cannot run ' . join(a:cmd)
@@ -34,15 +35,20 @@ function! s:Rpc.pid() abort
   return self.running ? job_info(self.job).process : v:null
 endfunction
 
-" Writes {message} to {rpc}'s sidecar, one line; false when it is not running or the write
-" fails. Compiled, as the notification sent on a look at the cursor is.
+" Writes {message} to {rpc}'s sidecar; false when it is not running or the write fails.
 def s:send(rpc: dict<any>, message: dict<any>): bool
+  message.jsonrpc = '2.0'
+  return s:write(rpc, json_encode(message))
+enddef
+
+" Writes {json}, one message, as a line. Compiled, as the notification sent on a look at the
+" cursor is.
+def s:write(rpc: dict<any>, json: string): bool
   if !rpc.running
     return false
   endif
-  message.jsonrpc = '2.0'
   try
-    ch_sendraw(job_getchannel(rpc.job), json_encode(message) .. "\n")
+    ch_sendraw(job_getchannel(rpc.job), json .. "\n")
     return true
   catch
     return false
@@ -61,9 +67,14 @@ function! s:Rpc.request(method, params, Callback) abort
   endif
 endfunction
 
-" Sends a notification: rpc.notify(method, params).
+" Sends a notification: rpc.notify(method, params), or rpc.notify_encoded(method, params_json)
+" with the params already in JSON.
 def s:notify(rpc: dict<any>, method: string, params: dict<any>)
-  s:send(rpc, {method: method, params: params})
+  s:notify_encoded(rpc, method, json_encode(params))
+enddef
+
+def s:notify_encoded(rpc: dict<any>, method: string, params_json: string)
+  s:write(rpc, '{"jsonrpc":"2.0","method":' .. json_encode(method) .. ',"params":' .. params_json .. '}')
 enddef
 
 function! s:Rpc.receive(line) abort
