@@ -33,7 +33,10 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
 
     before(async () => {
       scene.sandbox = new Sandbox();
-      writeFileSync(wide(), 'first line\nhéllo 文件 x\nthird line\n');
+      writeFileSync(
+        wide(),
+        'first line\nhéllo 文件 x\nthird line\n\tab\tcd\n0123456789abcdefghij\n',
+      );
       writeFileSync(other(), 'alpha\nbeta\ngamma\n');
       scene.vim = await VimSession.start(scene.sandbox, { args: ['wide.txt'] });
       await scene.vim.waitForState('running');
@@ -84,6 +87,21 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
       // To the end of each line.
       await scene.vim.type('$');
       await active((f) => f.selectedText === 'irst line\néllo 文件 x');
+      await scene.vim.keys('Escape');
+    });
+
+    test('Select mode selects as Visual mode does; a blockwise selection keeps the tabs it covers', async () => {
+      await scene.vim.type('gg0lgh');
+      await active((f) => f.selectedText === 'i');
+      await scene.vim.keys('Escape');
+      await scene.vim.type('2GgH');
+      await active((f) => f.selectedText === 'héllo 文件 x');
+      await scene.vim.keys('Escape');
+      // Screen columns 9 to 17 (tabstop 8): `a`, `b`, the tab at 11–16 and `c` of line 4.
+      await scene.vim.type('4G0l');
+      await scene.vim.keys('C-v');
+      await scene.vim.type('j8l');
+      await active((f) => f.selectedText === 'ab\tc\n89abcdefg');
       await scene.vim.keys('Escape');
     });
 
