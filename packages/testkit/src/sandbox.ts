@@ -60,8 +60,12 @@ export class Sandbox {
     };
   }
 
+  /**
+   * Removes everything; tries again for a while when a file appears meanwhile (ENOTEMPTY): a CLI
+   * in an editor's terminal that was just closed may still write its last files as it exits.
+   */
   remove(): void {
-    rmSync(this.root, { recursive: true, force: true });
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 
