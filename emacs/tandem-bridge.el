@@ -133,32 +133,32 @@ many characters of a selection the CLIs keep, or nil)."
   "Send the sidecar of BRIDGE FACTS, what one look saw, in one write.
 Each fact is (opened FILE), (closed FILE), (focused FILE) or (cursor
 FILE LINE CHARACTER SELECTED), SELECTED being the region's text or nil."
-  (tandem-rpc-notify-all
-   (tandem-bridge-rpc bridge)
-   (mapcar (lambda (fact)
-             (pcase fact
-               (`(opened ,file) `("file/opened" (path . ,file)))
-               (`(closed ,file) `("file/closed" (path . ,file)))
-               (`(focused ,file) `("file/focused" (path . ,file)))
-               (`(cursor ,file ,line ,character ,selected)
-                `("cursor/changed"
-                  . ,(tandem-bridge--cursor-params bridge file line character selected)))))
-           facts)))
+  (let ((notifications '()))
+    (dolist (fact facts)
+      (push (pcase fact
+              (`(opened ,file) `("file/opened" (path . ,file)))
+              (`(closed ,file) `("file/closed" (path . ,file)))
+              (`(focused ,file) `("file/focused" (path . ,file)))
+              (`(cursor ,file ,line ,character ,selected)
+               `("cursor/changed"
+                 . ,(tandem-bridge--cursor-params bridge file line character selected))))
+            notifications))
+    (tandem-rpc-notify-all (tandem-bridge-rpc bridge) (nreverse notifications))))
 
 (defun tandem-bridge--cursor-params (bridge file line character selected)
-  "The params of `cursor/changed' for FILE, LINE and CHARACTER, as JSON text.
+  "The params of `cursor/changed' for FILE, LINE and CHARACTER.
 SELECTED is the region's text or nil.  When it is the text BRIDGE sent
 last (the same string, as the tracker keeps it while the region's start
-and text stay), it is not encoded again: a region changing at its end
-past the limit costs a copy."
-  (let ((json (json-serialize `((path . ,file) (line . ,line) (character . ,character)))))
+and text stay), its JSON is not made again: the connection writes the
+UTF-8 bytes made the first time, copying them nowhere."
+  (let ((params `((path . ,file) (line . ,line) (character . ,character))))
     (if (not selected)
-        json
+        params
       (unless (eq selected (car (tandem-bridge-selection bridge)))
         (setf (tandem-bridge-selection bridge)
-              (cons selected (substring (json-serialize (vector selected)) 1 -1))))
-      (concat (substring json 0 -1)
-              ",\"selectedText\":" (cdr (tandem-bridge-selection bridge)) "}"))))
+              (cons selected (tandem-rpc-utf-8 (json-serialize selected)))))
+      (list (substring (json-serialize params) 0 -1)
+            ",\"selectedText\":" (cdr (tandem-bridge-selection bridge)) "}"))))
 
 (defun tandem-bridge--answer (bridge method params callback)
   "Send the answer METHOD with PARAMS over BRIDGE; CALLBACK takes ERROR.

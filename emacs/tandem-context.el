@@ -63,17 +63,19 @@ Counted from the line TRACKER found last in the same text: a count from
 the top costs time in proportion to the position, at every look."
   (let ((bol (line-beginning-position))
         (tick (buffer-chars-modified-tick))
+        ;; [BUFFER TICK BOL LINE] of the last count, kept in place.
         (last (tandem-context-line tracker)))
-    (let ((line (pcase last
-                  ((and `(,buffer ,last-tick ,from ,from-line)
-                        (guard (and (eq buffer (current-buffer)) (eql last-tick tick)
-                                    (not (eq selective-display t)))))
-                   (if (<= from bol)
-                       (+ from-line (count-lines from bol))
-                     (- from-line (count-lines bol from))))
-                  (_ (line-number-at-pos bol t)))))
-      (setf (tandem-context-line tracker) (list (current-buffer) tick bol line))
-      line)))
+    (let ((line (if (and (eq (aref last 0) (current-buffer)) (eql (aref last 1) tick)
+                         (not (eq selective-display t)))
+                    (let ((from (aref last 2)))
+                      (if (<= from bol)
+                          (+ (aref last 3) (count-lines from bol))
+                        (- (aref last 3) (count-lines bol from))))
+                  (line-number-at-pos bol t))))
+      (aset last 0 (current-buffer))
+      (aset last 1 tick)
+      (aset last 2 bol)
+      (aset last 3 line))))
 
 (defun tandem-context--region (tracker limit)
   "The text of the active region, at most LIMIT characters (all when nil).
@@ -82,21 +84,34 @@ LIMIT then and now, is that look's text again: a region growing or
 shrinking at its end costs no new copy."
   (let* ((start (region-beginning))
          (end (if limit (min (region-end) (+ start limit)) (region-end)))
-         (key (list (current-buffer) (buffer-chars-modified-tick) start end))
+         (tick (buffer-chars-modified-tick))
+         ;; [BUFFER TICK START END TEXT] of the last read, kept in place.
          (last (tandem-context-region tracker)))
-    (if (equal key (car last))
-        (cdr last)
-      (let ((text (buffer-substring-no-properties start end)))
-        (setf (tandem-context-region tracker) (cons key text))
-        text))))
+    (if (and (eq (aref last 0) (current-buffer)) (eql (aref last 1) tick)
+             (eql (aref last 2) start) (eql (aref last 3) end))
+        (aref last 4)
+      (aset last 0 (current-buffer))
+      (aset last 1 tick)
+      (aset last 2 start)
+      (aset last 3 end)
+      (aset last 4 (buffer-substring-no-properties start end)))))
 
 (defun tandem-context--cursor (tracker buffer)
   "Point and the active region of BUFFER in the selected window, as a fact.
 Of the region, at most TRACKER's limit of characters (all of it when nil):
-what the CLIs keep, so that a huge region costs no more than a small one."
+what the CLIs keep, so that a huge region costs no more than a small one.
+Nil when the fact would be the one TRACKER sent last: a look that finds
+nothing new makes no garbage."
   (with-current-buffer buffer
-    (list 'cursor (buffer-file-name) (tandem-context--line tracker) (tandem-context-character)
-          (and (use-region-p) (tandem-context--region tracker (tandem-context-limit tracker))))))
+    (let ((line (tandem-context--line tracker))
+          (character (tandem-context-character))
+          (selected (and (use-region-p) (tandem-context--region tracker (tandem-context-limit tracker))))
+          (last (tandem-context-cursor tracker)))
+      (unless (and (equal (buffer-file-name) (nth 1 last))
+                   (eql line (nth 2 last))
+                   (eql character (nth 3 last))
+                   (equal selected (nth 4 last)))
+        (list 'cursor (buffer-file-name) line character selected)))))
 
 (defun tandem-context-attach (send delay &optional limit)
   "Start tracking the editor; SEND delivers the facts of each look.
@@ -107,7 +122,8 @@ Changes are gathered for DELAY seconds before they are compared and sent.
 Of a region, LIMIT characters and one more are read (all of it when nil):
 the sidecar then knows that the region goes on, and marks the cut as the
 CLIs do.  Returns the tracker."
-  (let ((tracker (tandem-context--make :send send :delay delay :limit (and limit (1+ limit)))))
+  (let ((tracker (tandem-context--make :send send :delay delay :limit (and limit (1+ limit))
+                                      :line (make-vector 4 nil) :region (make-vector 5 nil))))
     (unless tandem-context--trackers
       (pcase-dolist (`(,hook . ,function) tandem-context--hooks)
         (add-hook hook function)))
@@ -156,25 +172,31 @@ command alone costs no timer."
   (setf (tandem-context-timer tracker) nil
         (tandem-context-looked tracker) (float-time))
   (let ((facts '())
-        (files (mapcar #'buffer-file-name
-                       (cl-remove-if-not #'tandem-context-file-buffer-p (buffer-list))))
-        (selected (window-buffer (selected-window))))
-    (dolist (file (cl-set-difference (tandem-context-files tracker) files :test #'string=))
-      (push `(closed ,file) facts))
-    (dolist (file (cl-set-difference files (tandem-context-files tracker) :test #'string=))
-      (push `(opened ,file) facts))
-    (setf (tandem-context-files tracker) files)
-    (unless (member (tandem-context-focused tracker) files)
-      (setf (tandem-context-focused tracker) nil
-            (tandem-context-cursor tracker) nil))
+        (files '())
+        (selected (window-buffer (selected-window)))
+        (selected-file nil))
+    (dolist (buffer (buffer-list))
+      (when (tandem-context-file-buffer-p buffer)
+        (push (buffer-file-name buffer) files)
+        (when (eq buffer selected)
+          (setq selected-file (car files)))))
+    (setq files (nreverse files))
+    (unless (equal files (tandem-context-files tracker))
+      (dolist (file (cl-set-difference (tandem-context-files tracker) files :test #'string=))
+        (push `(closed ,file) facts))
+      (dolist (file (cl-set-difference files (tandem-context-files tracker) :test #'string=))
+        (push `(opened ,file) facts))
+      (setf (tandem-context-files tracker) files)
+      (unless (member (tandem-context-focused tracker) files)
+        (setf (tandem-context-focused tracker) nil
+              (tandem-context-cursor tracker) nil)))
     ;; Terminals, dired and the like keep the last file active, as a glance away does.
-    (when (tandem-context-file-buffer-p selected)
-      (let ((file (buffer-file-name selected))
-            (cursor (tandem-context--cursor tracker selected)))
-        (unless (equal file (tandem-context-focused tracker))
-          (setf (tandem-context-focused tracker) file)
-          (push `(focused ,file) facts))
-        (unless (equal cursor (tandem-context-cursor tracker))
+    (when selected-file
+      (unless (equal selected-file (tandem-context-focused tracker))
+        (setf (tandem-context-focused tracker) selected-file)
+        (push `(focused ,selected-file) facts))
+      (let ((cursor (tandem-context--cursor tracker selected)))
+        (when cursor
           (setf (tandem-context-cursor tracker) cursor)
           (push cursor facts))))
     (when facts

@@ -26,6 +26,8 @@
   "A JSON-RPC connection to a process."
   process
   stderr
+  ;; A unibyte buffer: each message is written into it, then sent from it.
+  output
   (next-id 0)
   (pending (make-hash-table :test #'eql))
   ;; Where the current line starts in the process buffer.
@@ -69,8 +71,15 @@ HANDLERS are keyword arguments:
                    :filter (lambda (proc output) (tandem-rpc--filter rpc proc output))
                    :sentinel (lambda (proc _event) (tandem-rpc--sentinel rpc proc)))))
     (setf (tandem-rpc-process rpc) process
-          (tandem-rpc-stderr rpc) stderr)
+          (tandem-rpc-stderr rpc) stderr
+          (tandem-rpc-output rpc) (tandem-rpc--output-buffer name))
     rpc))
+
+(defun tandem-rpc--output-buffer (name)
+  "A new unibyte buffer for what is written to process NAME."
+  (with-current-buffer (generate-new-buffer (format " *%s output*" name) t)
+    (set-buffer-multibyte nil)
+    (current-buffer)))
 
 (defun tandem-rpc--line-filter (take-line)
   "Return a process filter that gives TAKE-LINE each complete line of output."
@@ -135,11 +144,38 @@ line only in the new piece keeps a long message linear in its size."
                              (error . ((code . ,tandem-rpc--server-error)
                                        (message . ,(error-message-string err)))))))))
 
+(defun tandem-rpc-utf-8 (text)
+  "TEXT, a string, as UTF-8 bytes: a unibyte string, TEXT itself if it is one.
+A connection writes a unibyte string as it is, without copying it."
+  (if (multibyte-string-p text) (encode-coding-string text 'utf-8-unix t) text))
+
+(defun tandem-rpc--write (rpc insert value)
+  "Write VALUE, as INSERT puts it in a buffer, to the process of RPC at once.
+INSERT runs in a unibyte buffer: `json-insert' puts UTF-8 bytes there, and
+the process sends those bytes from the buffer as they are.  A long message
+is copied into no new string, and leaves no garbage to collect.  (What
+the process cannot take at once, Emacs copies before it waits, so a write
+made meanwhile may use the buffer again.)"
+  (let ((process (tandem-rpc-process rpc))
+        (buffer (tandem-rpc-output rpc)))
+    (when (process-live-p process)
+      (unless (buffer-live-p buffer)
+        (setq buffer (tandem-rpc--output-buffer (process-name process)))
+        (setf (tandem-rpc-output rpc) buffer))
+      (with-current-buffer buffer
+        (let ((inhibit-modification-hooks t))
+          (erase-buffer)
+          (funcall insert value))
+        (process-send-region process (point-min) (point-max))))))
+
+(defun tandem-rpc--insert-line (message)
+  "Insert MESSAGE (an alist) as a line of JSON."
+  (json-insert message)
+  (insert "\n"))
+
 (defun tandem-rpc--send (rpc message)
   "Write MESSAGE (an alist) to the process of RPC, if that is alive."
-  (let ((process (tandem-rpc-process rpc)))
-    (when (process-live-p process)
-      (process-send-string process (concat (json-serialize message) "\n")))))
+  (tandem-rpc--write rpc #'tandem-rpc--insert-line message))
 
 (defun tandem-rpc-request (rpc method params callback)
   "Send request METHOD with PARAMS over RPC.
@@ -157,21 +193,24 @@ the error object or nil."
 (defun tandem-rpc-notify-all (rpc notifications)
   "Send NOTIFICATIONS, a list of (METHOD . PARAMS), over RPC in one write.
 The other side then reads the events of one editor action together.
-PARAMS is an alist, or JSON text already (a string): a large value sent
-again and again is then encoded once, and copied once per write."
-  (let ((process (tandem-rpc-process rpc)))
-    (when (and notifications (process-live-p process))
-      (process-send-string
-       process
-       (apply #'concat
-              (mapcan (lambda (notification)
-                        (let ((params (cdr notification)))
-                          (list "{\"jsonrpc\":\"2.0\",\"method\":"
-                                (substring (json-serialize (vector (car notification))) 1 -1)
-                                ",\"params\":"
-                                (if (stringp params) params (json-serialize params))
-                                "}\n")))
-                      notifications))))))
+PARAMS is an alist, or JSON text already: a string, or a list of strings
+written one after the other.  A large value sent again and again is then
+encoded once, as a unibyte string (see `tandem-rpc-utf-8'), and written
+as it is."
+  (when notifications
+    (tandem-rpc--write rpc #'tandem-rpc--insert-notifications notifications)))
+
+(defun tandem-rpc--insert-notifications (notifications)
+  "Insert NOTIFICATIONS, as `tandem-rpc-notify-all' takes them, a line each."
+  (pcase-dolist (`(,method . ,params) notifications)
+    (insert "{\"jsonrpc\":\"2.0\",\"method\":")
+    (json-insert method)
+    (insert ",\"params\":")
+    (cond ((stringp params) (insert (tandem-rpc-utf-8 params)))
+          ((stringp (car-safe params))
+           (dolist (text params) (insert (tandem-rpc-utf-8 text))))
+          (t (json-insert params)))
+    (insert "}\n")))
 
 (defun tandem-rpc-live-p (rpc)
   "Return non-nil if the process of RPC is alive."
@@ -221,6 +260,8 @@ A process still running then is deleted."
         (delete-process proc))
       (when (buffer-live-p (process-buffer proc))
         (kill-buffer (process-buffer proc))))
+    (when (buffer-live-p (tandem-rpc-output rpc))
+      (kill-buffer (tandem-rpc-output rpc)))
     (let ((exit (tandem-rpc-exit-handler rpc)))
       (setf (tandem-rpc-exit-handler rpc) nil)
       (when exit

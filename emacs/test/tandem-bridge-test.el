@@ -92,5 +92,21 @@
                             (selectedText . "other"))))))
       (tandem-bridge-close bridge 5))))
 
+(ert-deftest tandem-bridge-context-copies-a-selection-once ()
+  "A selection sent again and again is encoded once, and copied into no new string.
+Looks at a huge region that changes only past the limit send the same
+text: each such look used to copy it three times, and the garbage cost
+a collection every few looks."
+  (let ((bridge (tandem-bridge-start '("sh" "-c" "cat >/dev/null") :log #'ignore :exited #'ignore))
+        (selected (make-string 16385 ?é)))
+    (unwind-protect
+        (progn
+          (tandem-bridge-context bridge `((cursor "/w/a" 1 1 ,selected)))
+          (let ((before string-chars-consed))
+            (dotimes (line 100)
+              (tandem-bridge-context bridge `((cursor "/w/a" ,line 1 ,selected))))
+            (should (< (- string-chars-consed before) (* 100 (/ (length selected) 10))))))
+      (tandem-bridge-close bridge 5))))
+
 (provide 'tandem-bridge-test)
 ;;; tandem-bridge-test.el ends here

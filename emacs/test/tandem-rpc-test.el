@@ -56,6 +56,46 @@
       (should (equal (car got) "big"))
       (should (equal (alist-get 'content (cadr got)) text)))))
 
+(ert-deftest tandem-rpc-write-within-a-write ()
+  "A message sent while a long one waits for the process to read arrives whole, after it.
+The long one is sent from the connection's buffer; a timer that runs
+during the wait writes another message through the same buffer."
+  (let* ((text (make-string (* 1024 1024) ?x))
+         (go (make-temp-name (expand-file-name "tandem-rpc-go-" temporary-file-directory)))
+         (got '())
+         (sent nil)
+         nested)
+    ;; The process reads only once GO exists: the long message fills the pipe,
+    ;; and Emacs waits, running timers.
+    (let ((rpc (tandem-rpc-start "tandem-late" `("sh" "-c" "while [ ! -e \"$0\" ]; do sleep 0.01; done; exec cat" ,go)
+                                 :notification (lambda (method params) (push (cons method params) got)))))
+      (unwind-protect
+          (progn
+            (run-at-time 0 nil (lambda ()
+                                 (setq nested (not sent))
+                                 (write-region "" nil go)
+                                 (tandem-rpc-notify rpc "small" '((text . "é")))))
+            (tandem-rpc-notify rpc "long" `((text . ,text)))
+            (setq sent t)
+            (should nested)
+            (should (tandem-rpc-test--wait (lambda () (= (length got) 2))))
+            (should (equal (reverse got) `(("long" (text . ,text)) ("small" (text . "é"))))))
+        (tandem-rpc-close rpc 5)
+        (delete-file go)))))
+
+(ert-deftest tandem-rpc-json-text-params ()
+  "Params given as JSON text, in pieces and as UTF-8 bytes, arrive as written."
+  (let ((got '())
+        (bytes (encode-coding-string "\"文件 ✓\"" 'utf-8)))
+    (tandem-rpc-test--with-echo rpc
+        (list :notification (lambda (method params) (push (cons method params) got)))
+      (tandem-rpc-notify-all rpc `(("one" . "{\"a\":\"é\"}")
+                                   ("two" . ("{\"b\":" ,bytes ",\"c\":\"ü\"}"))
+                                   ("three" . ((d . 1)))))
+      (should (tandem-rpc-test--wait (lambda () (= (length got) 3))))
+      (should (equal (reverse got) '(("one" (a . "é")) ("two" (b . "文件 ✓") (c . "ü"))
+                                     ("three" (d . 1))))))))
+
 (ert-deftest tandem-rpc-bad-lines-and-order ()
   "A line that is not JSON is skipped; messages arrive in order."
   (let (got)
