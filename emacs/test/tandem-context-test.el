@@ -153,7 +153,7 @@ LOG is a cons whose car holds the messages sent."
       (unwind-protect
           (progn
             (switch-to-buffer (find-file-noselect path))
-            (dolist (line '(1 250 249 3 300 301 120))
+            (dolist (line '(1 250 250 249 3 300 301 120))
               (goto-char (point-min))
               (forward-line (1- line))
               (end-of-line)
