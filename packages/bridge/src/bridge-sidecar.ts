@@ -52,6 +52,11 @@ export class BridgeSidecar {
   readonly stopStarted = new Promise<string>((resolve) => (this.resolveStopStarted = resolve));
   /** Resolves, with why, once the sidecar has cleaned up and should exit. */
   readonly done = new Promise<string>((resolve) => (this.resolveDone = resolve));
+  /**
+   * How the user runs Tandem, for the commands the warnings print: looked up as the sidecar
+   * starts, while the editor's `initialize` is on its way.
+   */
+  private readonly tandemCommand = tandemCommandFor(process.argv[1], process.env);
 
   constructor(
     input: Readable,
@@ -111,9 +116,7 @@ export class BridgeSidecar {
       throw new JSONRPCErrorException('already initialized', JSONRPCErrorCode.InvalidRequest);
     }
     if (this.stopping) throw new Error('the sidecar is stopping');
-    // How the user runs Tandem, for the commands the warnings print.
-    const tandemCommand = tandemCommandFor(process.argv[1], process.env);
-    this.starting = tandemCommand.then((tandem) =>
+    this.starting = this.tandemCommand.then((tandem) =>
       Engine.start({
         editor: params.editor,
         frontend: new BridgePort(

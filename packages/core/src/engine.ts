@@ -138,14 +138,21 @@ export class Engine implements EditorEvents {
     );
   }
 
-  /** Listening first, then the discovery files: a CLI that finds a file can connect. */
+  /**
+   * Listening first, then the discovery files: a CLI that finds a file can connect. What does not
+   * depend on the other goes side by side: stale files are swept while the server starts to
+   * listen, and the warnings, which read only other editors' files, while this one's are written.
+   */
   static async start(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
-    await engine.listener.listen();
+    const [listened, swept] = await Promise.allSettled([
+      engine.listener.listen(),
+      engine.discovery.sweep(),
+    ]);
+    if (listened.status === 'rejected') throw listened.reason;
     try {
-      await engine.discovery.sweep();
-      await engine.writeDiscovery();
-      await engine.advice.refresh();
+      if (swept.status === 'rejected') throw swept.reason;
+      await Promise.all([engine.writeDiscovery(), engine.advice.refresh()]);
     } catch (error) {
       await engine.stop();
       throw error;

@@ -127,17 +127,19 @@ export async function tandemCommandFor(
 ): Promise<string> {
   // Run as anything but Tandem's own script (a test, say), the user's command is `tandem`.
   if (!script || !/^tandem(\.js)?$/.test(basename(script))) return 'tandem';
+  // Every folder of the PATH is looked in at once; the first that has a `tandem` is the one.
+  const onPath = Promise.all(
+    (env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => realpath(join(dir, 'tandem')).catch(() => undefined)),
+  ).then((found) => found.find((path) => path !== undefined));
   const self = await realOr(script);
-  const node = `node ${shellQuote(self, quotingShellOf(env))}`;
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const onPath = await realpath(join(dir, 'tandem')).catch(() => undefined);
-    if (onPath === undefined) continue;
-    // bin/tandem.js runs dist/tandem.js: either one is this Tandem.
-    return onPath === self || join(onPath, '..', '..', 'dist', 'tandem.js') === self
-      ? 'tandem'
-      : node;
-  }
-  return node;
+  const first = await onPath;
+  // bin/tandem.js runs dist/tandem.js: either one is this Tandem.
+  return first === self || (first && join(first, '..', '..', 'dist', 'tandem.js') === self)
+    ? 'tandem'
+    : `node ${shellQuote(self, quotingShellOf(env))}`;
 }
 
 /**
