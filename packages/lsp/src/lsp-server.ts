@@ -67,6 +67,8 @@ export class LspServer {
   readonly stopStarted = new Promise<string>((resolve) => (this.resolveStopStarted = resolve));
   /** Resolves, with why, once the server has cleaned up and should exit. */
   readonly done = new Promise<string>((resolve) => (this.resolveDone = resolve));
+  /** How the user runs Tandem, for the warnings: looked up while `initialize` is on its way. */
+  private readonly tandemCommand = tandemCommandFor(process.argv[1], process.env);
 
   constructor(
     input: Readable,
@@ -208,7 +210,7 @@ export class LspServer {
           frontend: proposals,
           workspaceFolders,
           connections,
-          tandemCommand: await tandemCommandFor(process.argv[1], process.env),
+          tandemCommand: await this.tandemCommand,
           log: this.log,
         });
         proposals.answerTo(engine);
