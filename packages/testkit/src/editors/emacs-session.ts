@@ -148,7 +148,14 @@ export class EmacsSession {
     const pane = await startEditorPane(sandbox, {
       dir: launch.dir,
       // tmux sets TERM=screen in its panes: 256 colours, as most terminals people use have.
-      argv: ['env', 'TERM=xterm-256color', ...launch.command(...(options.args ?? []))],
+      // Emacs 30 would natively compile its own libraries in the background in every session,
+      // whatever native-comp-deferred-compilation says: CPU taken from tests and benchmarks.
+      argv: [
+        'env',
+        'TERM=xterm-256color',
+        'EMACS_INHIBIT_AUTOMATIC_NATIVE_COMPILATION=1',
+        ...launch.command(...(options.args ?? [])),
+      ],
       env: terminalEnv(sandbox, options.env),
       width: options.width,
       height: options.height,
