@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { EditorContext } from '../context/context-tracker.js';
 import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
@@ -30,6 +31,19 @@ export interface DiffTools {
     suppressNotification: boolean,
   ): Promise<{ ok: true; content: string | null } | Refusal>;
 }
+
+/**
+ * The SDK checks with this only the answers to elicitations, and Tandem asks the CLIs for none. Its
+ * default check (Ajv) would be built for every session, and its code loaded into every sidecar: the
+ * `tandem` bundle leaves it out (packages/cli/build.js).
+ */
+const noElicitations: jsonSchemaValidator = {
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: 'Tandem asks for no input',
+  }),
+};
 
 /** What a session reports to the hub. */
 export interface SessionHost {
@@ -72,7 +86,7 @@ export class ClientSession {
   ) {
     this.server = new McpServer(
       { name: 'tandem', version: TANDEM_VERSION },
-      { capabilities: { tools: {}, logging: {} } },
+      { capabilities: { tools: {}, logging: {} }, jsonSchemaValidator: noElicitations },
     );
     if (diffTools) this.registerDiffTools(diffTools);
     this.transport = new WebStandardStreamableHTTPServerTransport({
