@@ -1,7 +1,8 @@
 /** A `tandem bridge` as the benchmarks start it, and how much memory a process holds. */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BridgeEditor, Sandbox, TANDEM } from '@tandem/testkit';
+import { BridgeEditor, realClientIn, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 
 /** The resident memory of process `pid`, in MB. */
 export async function rssMb(pid: number): Promise<number> {
@@ -25,7 +26,8 @@ export async function residentSplitMb(pid: number): Promise<{ private: number; s
 /**
  * A sidecar started as an editor starts it (`tandem`: another build's bundle, `env`: added to
  * its environment), and its spawn → `initialize` reply time. It asks for bridge protocol 1.2,
- * which builds from before 1.3 speak too, so that any two builds can be compared.
+ * which builds from before 1.3 speak too, so that any two builds can be compared. Its compile
+ * cache is the sandbox's own, empty (a first start), unless `env` names one (warmCompileCache).
  */
 export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJS.ProcessEnv = {}) {
   const started = performance.now();
@@ -35,6 +37,7 @@ export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJ
       TMPDIR: sandbox.tmpDir,
       QWEN_HOME: sandbox.qwenHome,
       HOME: sandbox.home,
+      XDG_CACHE_HOME: join(sandbox.root, 'cache'),
       ...env,
     },
     tandem,
@@ -51,4 +54,28 @@ export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJ
 export async function stopSidecar(editor: BridgeEditor): Promise<void> {
   await editor.request('shutdown');
   await editor.exited;
+}
+
+/**
+ * A compile cache as a user's holds it once a sidecar of build `tandem` has run and a CLI has
+ * connected to it (its entries are written 2 s after each bundle ran): `env` points a sidecar at
+ * it. A build without the compile cache leaves it empty.
+ */
+export async function warmCompileCache(
+  tandem = TANDEM,
+): Promise<{ env: NodeJS.ProcessEnv; remove(): void }> {
+  const sandbox = new Sandbox();
+  const env = { XDG_CACHE_HOME: join(sandbox.root, 'warm-cache') };
+  const { editor } = await startSidecar(sandbox, tandem, env);
+  const client = await realClientIn(sandbox, 'gemini');
+  try {
+    if ((await client.connect()).status !== 'connected') throw new Error('Gemini did not connect');
+    const folder = join(env.XDG_CACHE_HOME, 'tandem', 'compile-cache');
+    const written = async () => ((await readdir(folder)).length >= 2 ? true : undefined);
+    await waitFor('the bridge and MCP sessions entries', written, 10_000).catch(() => undefined);
+  } finally {
+    await client.kill();
+    await stopSidecar(editor);
+  }
+  return { env, remove: () => sandbox.remove() };
 }
