@@ -43,6 +43,8 @@
   (clients '())
   ;; The engine's warnings for people: alists of code, cli, message and fix.
   (warnings '())
+  ;; The mode line text, made once after each change (see `tandem-mode-line'); nil until then.
+  mode-line
   context
   diffs
   log)
@@ -70,8 +72,9 @@
           (goto-char (point-max))
           (insert (format-time-string "%T ") (apply #'format format-string args) "\n"))))))
 
-(defun tandem-session--changed ()
-  "Show the new state in the mode line."
+(defun tandem-session--changed (session)
+  "Show the new state of SESSION in the mode line."
+  (setf (tandem-session-mode-line session) nil)
   (force-mode-line-update t))
 
 (defun tandem-session--fail (session message)
@@ -80,7 +83,7 @@
         (tandem-session-error session) message)
   (tandem-session--log session "error: %s" message)
   (message "Tandem: %s" message)
-  (tandem-session--changed))
+  (tandem-session--changed session))
 
 (defun tandem-session-start ()
   "Start a session for the current project; return it."
@@ -119,7 +122,7 @@
              (tandem-session--fail session (format "the sidecar did not start: %s" err))
              (tandem-bridge-close bridge tandem-shutdown-timeout))
             (t (tandem-session--running session result)))))))
-    (tandem-session--changed)
+    (tandem-session--changed session)
     session))
 
 (defun tandem-session--running (session result)
@@ -136,7 +139,7 @@
                                  tandem-context-delay .selection-limit))
     (tandem-session--log session "listening on port %d for %s" .port (tandem-session-folder session))
     (tandem-session--warnings-changed session .warnings)
-    (tandem-session--changed)))
+    (tandem-session--changed session)))
 
 (defun tandem-session-warning-text (warning)
   "Return WARNING as one line: its message, then its fix."
@@ -155,7 +158,7 @@ A new list that is not empty is shown once in the echo area."
       ;; The fixes are long: they wait in M-x tandem-status.
       (message "Tandem: %s (M-x tandem-status says what to do)"
                (mapconcat (lambda (warning) (alist-get 'message warning)) warnings "  ")))
-    (tandem-session--changed)))
+    (tandem-session--changed session)))
 
 (defun tandem-session--clients-changed (session clients)
   "Keep CLIENTS, the CLIs connected now, in SESSION."
@@ -164,7 +167,7 @@ A new list that is not empty is shown once in the echo area."
                        (or (mapconcat (lambda (client) (format "%s" (alist-get 'name client)))
                                       clients ", ")
                            "none"))
-  (tandem-session--changed))
+  (tandem-session--changed session))
 
 (defun tandem-session--show-diff (session diff)
   "Show DIFF in SESSION (see `tandem-bridge-start')."
@@ -228,7 +231,7 @@ A new list that is not empty is shown once in the echo area."
         (tandem-session-warnings session) '()
         (tandem-session-discovery-files session) '())
   (if (memq (tandem-session-state session) '(stopped failed))
-      (tandem-session--changed)
+      (tandem-session--changed session)
     (tandem-session--fail session (format "the sidecar exited (status %d); see the buffer %s"
                                           status (buffer-name (tandem-session-log session))))))
 

@@ -13,14 +13,22 @@
 
 (defun tandem-mode-line ()
   "The mode line text of `tandem-mode': how many CLIs are connected.
-A `!' after the count says the engine has warnings: see `tandem-status'."
+A `!' after the count says the engine has warnings: see `tandem-status'.
+The mode line asks at every redisplay, after each key that moves point to
+another line: the text is made once after each change of the session."
   (let ((session tandem--session))
-    (pcase (and session (tandem-session-state session))
-      ('running (format " Tandem[%d]%s" (length (tandem-session-clients session))
-                        (if (tandem-session-warnings session) "!" "")))
-      ('starting " Tandem[…]")
-      ('failed " Tandem[!]")
-      (_ ""))))
+    (cond ((null session) "")
+          ((tandem-session-mode-line session))
+          (t (setf (tandem-session-mode-line session) (tandem-status--mode-line-text session))))))
+
+(defun tandem-status--mode-line-text (session)
+  "The mode line text for SESSION as it is now."
+  (pcase (tandem-session-state session)
+    ('running (format " Tandem[%d]%s" (length (tandem-session-clients session))
+                      (if (tandem-session-warnings session) "!" "")))
+    ('starting " Tandem[…]")
+    ('failed " Tandem[!]")
+    (_ "")))
 
 (defun tandem-status-data ()
   "Return the state of `tandem-mode' as an alist."

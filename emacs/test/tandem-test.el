@@ -95,5 +95,31 @@ neither, the problem names both ways to get one."
       (should (equal (length shown) 1))
       (should (equal (tandem-mode-line) " Tandem[0]")))))
 
+(ert-deftest tandem-test-mode-line ()
+  "The mode line counts the CLIs and marks warnings and failures, as each change comes.
+Between changes it is the same string: a redisplay makes none."
+  (let* ((session (tandem-session--make))
+         (tandem--session session)
+         (warning '((code . "no-diffs") (cli . "qwen") (message . "No diffs.") (fix . "Do this."))))
+    (cl-letf (((symbol-function 'message) #'ignore))
+      (should (equal (tandem-mode-line) " Tandem[…]"))
+      (setf (tandem-session-state session) 'running)
+      (tandem-session--clients-changed session '(((name . "gemini"))))
+      (should (equal (tandem-mode-line) " Tandem[1]"))
+      (should (eq (tandem-mode-line) (tandem-mode-line)))
+      (tandem-session--clients-changed session '(((name . "gemini")) ((name . "qwen"))))
+      (should (equal (tandem-mode-line) " Tandem[2]"))
+      (tandem-session--warnings-changed session (list warning))
+      (should (equal (tandem-mode-line) " Tandem[2]!"))
+      (tandem-session--clients-changed session '())
+      (should (equal (tandem-mode-line) " Tandem[0]!"))
+      (tandem-session--fail session "the sidecar is gone")
+      (should (equal (tandem-mode-line) " Tandem[!]"))
+      (setf (tandem-session-state session) 'stopped)
+      (tandem-session--exited session 0)
+      (should (equal (tandem-mode-line) ""))
+      (let ((tandem--session nil))
+        (should (equal (tandem-mode-line) ""))))))
+
 (provide 'tandem-test)
 ;;; tandem-test.el ends here
