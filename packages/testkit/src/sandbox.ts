@@ -11,6 +11,10 @@ const INHERITED_REMOVED = [
   /^NVIM/,
 ];
 
+/** How often, and how far apart, `Sandbox.remove` tries while files still appear: 5 s in all. */
+const REMOVE_TRIES = 50;
+const REMOVE_RETRY_MS = 100;
+
 /**
  * The private folders of one test: a workspace, a TMPDIR (where Gemini CLI looks for discovery
  * files), a QWEN_HOME and a HOME. Every editor, sidecar and CLI of the test writes only here.
@@ -65,7 +69,18 @@ export class Sandbox {
    * in an editor's terminal that was just closed may still write its last files as it exits.
    */
   remove(): void {
-    rmSync(this.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // rmSync's own retries remove the folder again, never a file written into it meanwhile.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        rmSync(this.root, { recursive: true, force: true });
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt === REMOVE_TRIES) {
+          throw error;
+        }
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, REMOVE_RETRY_MS);
+      }
+    }
   }
 }
 
