@@ -5,8 +5,11 @@
  * or hooks, the look that follows, the message to the sidecar). Keys come 80 ms apart, slower
  * than any adapter's 50 ms gathering delay, so each one costs a whole look: the worst case.
  * Emacs runs Tandem byte-compiled, as package.el installs it (interpreted Lisp costs several times
- * more). Prints a Markdown table; docs/benchmarks.md keeps the numbers. Run it alone on a quiet
- * machine.
+ * more). Emacs collects its garbage all at once, some 15 ms every hundred keys or so, Tandem
+ * running or not: where those collections fall would decide a sample, so its figures leave them
+ * out and add back the share of Tandem's own allocations (what it allocates more per key, at what
+ * the run's collections cost per byte allocated). Prints Markdown tables; docs/benchmarks.md keeps
+ * the numbers. Run it alone on a quiet machine.
  *
  *   node --import tsx bench/keystroke.ts [--keys N] [--editor neovim|vim|emacs …]
  *
@@ -25,6 +28,7 @@ import {
   NeovimSession,
   neovimSkipReason,
   Sandbox,
+  TANDEM,
   VimSession,
   vimSkipReason,
 } from '@tandem/testkit';
@@ -51,7 +55,24 @@ interface Subject {
   prepare(motion: Motion): Promise<void>;
   /** One key: down for cursor moves, up (the selection shrinks by a line) for selections. */
   press(motion: Motion): Promise<void>;
+  /** An editor that collects garbage all at once: the time spent on it so far, what it allocated. */
+  collector?(): Promise<Collector>;
   close(): Promise<void>;
+}
+
+interface Collector {
+  /** CPU time spent collecting garbage, in ms. */
+  collectingMs: number;
+  /** Bytes allocated. */
+  allocated: number;
+}
+
+/** Per key, over one sample of KEYS keys. */
+interface Sample {
+  /** The editor's CPU time, in ms, outside garbage collections when it reports them. */
+  cpuMs: number;
+  collectingMs: number;
+  allocated: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -115,9 +136,16 @@ async function emacs(sandbox: Sandbox, file: string): Promise<Subject> {
     },
   );
   const session = await EmacsSession.start(sandbox, { args: [file] });
+  // The compiled copy runs this checkout's sidecar, which it would look for beside itself.
   await session.eval(
-    `(dolist (file (directory-files ${lispString(compiled)} t "\\.elc\\'")) (load file nil t))`,
+    String.raw`(progn (dolist (file (directory-files ${lispString(compiled)} t "\\.elc\\'")) (load file nil t))
+                      (setq tandem-sidecar-script ${lispString(TANDEM)}))`,
   );
+  if (
+    (await session.eval("(byte-code-function-p (symbol-function 'tandem-context-flush))")) !== 't'
+  ) {
+    throw new Error('Emacs runs Tandem from its sources, not compiled');
+  }
   await session.eval('(with-current-buffer (window-buffer (selected-window)) (tandem-mode 1))');
   await session.waitForState('running');
   return {
@@ -136,22 +164,46 @@ async function emacs(sandbox: Sandbox, file: string): Promise<Subject> {
       );
     },
     press: (motion) => session.keys(motion === 'cursor moves' ? 'C-n' : 'C-p'),
+    collector: async () => {
+      // memory-use-counts: conses, floats, vector cells, symbols, string characters, intervals,
+      // strings; weighed by their sizes on a 64-bit Emacs.
+      const [collectingMs, allocated] = await session.json<[number, number]>(
+        `(vector (* 1000 gc-elapsed)
+                 (let ((sizes '(16 16 8 48 1 56 32)) (counts (memory-use-counts)) (bytes 0))
+                   (while counts (setq bytes (+ bytes (* (pop sizes) (pop counts)))))
+                   bytes))`,
+      );
+      return { collectingMs, allocated };
+    },
     close: () => session.close(),
   };
 }
 
-/** The editor's CPU time per key, in ms, over KEYS keys. */
-async function perKey(subject: Subject, motion: Motion): Promise<number> {
+const NO_COLLECTOR: Collector = { collectingMs: 0, allocated: 0 };
+
+/** The editor's CPU time per key, in ms, over KEYS keys; its garbage collections apart. */
+async function perKey(subject: Subject, motion: Motion): Promise<Sample> {
   await subject.prepare(motion);
   await sleep(500);
+  const collectorBefore = (await subject.collector?.()) ?? NO_COLLECTOR;
   const before = await cpuMs(subject.pid);
   for (let i = 0; i < KEYS; i++) {
     await subject.press(motion);
     await sleep(KEY_INTERVAL_MS);
   }
   await sleep(500);
-  return ((await cpuMs(subject.pid)) - before) / KEYS;
+  const cpu = (await cpuMs(subject.pid)) - before;
+  const collectorAfter = (await subject.collector?.()) ?? NO_COLLECTOR;
+  const collectingMs = collectorAfter.collectingMs - collectorBefore.collectingMs;
+  return {
+    cpuMs: (cpu - collectingMs) / KEYS,
+    collectingMs: collectingMs / KEYS,
+    allocated: (collectorAfter.allocated - collectorBefore.allocated) / KEYS,
+  };
 }
+
+const mean = (samples: number[]) => samples.reduce((a, b) => a + b, 0) / samples.length;
+const sum = (samples: number[]) => samples.reduce((a, b) => a + b, 0);
 
 const editors = [
   { name: 'neovim', start: neovim, skip: neovimSkipReason({ sidecar: true }) },
@@ -159,6 +211,7 @@ const editors = [
   { name: 'emacs', start: emacs, skip: emacsSkipReason({ sidecar: true }) },
 ].filter(({ name }) => values.editor.includes(name));
 const rows: string[] = [];
+const collectorRows: string[] = [];
 for (const { start, skip } of editors) {
   if (skip) {
     console.error(`skipped: ${skip}`);
@@ -171,8 +224,8 @@ for (const { start, skip } of editors) {
   const subject = await start(sandbox, file);
   try {
     for (const motion of ['cursor moves', 'selection changes'] as Motion[]) {
-      const on: number[] = [];
-      const off: number[] = [];
+      const on: Sample[] = [];
+      const off: Sample[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         // In turns, the order swapped each round: both states see the same machine.
         for (const state of round % 2 ? [false, true] : [true, false]) {
@@ -180,13 +233,30 @@ for (const { start, skip } of editors) {
           (state ? on : off).push(await perKey(subject, motion));
         }
       }
-      const mean = (samples: number[]) => samples.reduce((a, b) => a + b, 0) / samples.length;
-      const cells = [mean(on), mean(off), mean(on) - mean(off)].map((ms) => ms.toFixed(3));
+      const cpu = (samples: Sample[]) => mean(samples.map((sample) => sample.cpuMs));
+      const allocated = (samples: Sample[]) => mean(samples.map((sample) => sample.allocated));
+      let cost = cpu(on) - cpu(off);
+      if (subject.collector) {
+        // What collecting costs per byte allocated, over the whole run; Tandem's share of it.
+        const all = [...on, ...off];
+        const msPerByte =
+          sum(all.map((sample) => sample.collectingMs)) /
+          sum(all.map((sample) => sample.allocated));
+        const share = (allocated(on) - allocated(off)) * msPerByte;
+        cost += share;
+        const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+        const collecting = (samples: Sample[]) =>
+          mean(samples.map((sample) => sample.collectingMs)).toFixed(3);
+        collectorRows.push(
+          `| ${subject.name} | ${motion} | ${kb(allocated(on))} / ${kb(allocated(off))} | ${(msPerByte * 2 ** 20).toFixed(1)} | ${share.toFixed(3)} | ${collecting(on)} / ${collecting(off)} |`,
+        );
+      }
+      const cells = [cpu(on), cpu(off), cost].map((ms) => ms.toFixed(3));
       rows.push(`| ${subject.name} | ${motion} | ${cells.join(' | ')} |`);
     }
   } finally {
     await subject.close();
-    await sandbox.remove();
+    sandbox.remove();
   }
 }
 
@@ -195,3 +265,11 @@ console.log(`${KEYS} keys ${KEY_INTERVAL_MS} ms apart in a ${LINES.toLocaleStrin
 | editor | keys | CPU ms per key, Tandem running | stopped | Tandem's cost per key |
 |---|---|---|---|---|
 ${rows.join('\n')}`);
+if (collectorRows.length > 0) {
+  console.log(`
+Emacs's garbage collections, left out of its CPU time above; Tandem's cost adds its share:
+
+| editor | keys | KB allocated per key, Tandem running / stopped | collecting, ms per MB allocated | Tandem's share, ms per key | collecting, ms per key, running / stopped |
+|---|---|---|---|---|---|
+${collectorRows.join('\n')}`);
+}
