@@ -9,6 +9,8 @@
 ;; is in the selected window, where point is and what the region holds.
 ;; Hooks only note that something may have changed; a short timer then
 ;; compares the editor with what was last sent and sends the difference.
+;; The list of file buffers is made again only after a hook noted a change,
+;; or once a second: a look after a mere cursor move reads the cursor alone.
 ;; The sidecar decides what reaches the CLIs (limits, order, files on disk).
 
 ;;; Code:
@@ -22,6 +24,10 @@
   delay
   timer
   (files '())
+  ;; Whether the files must be listed again: a hook ran since they were.
+  (stale t)
+  ;; When they were last listed (`float-time').
+  (listed 0.0)
   focused
   cursor
   limit
@@ -31,6 +37,11 @@
 
 (defvar tandem-context--trackers '()
   "The trackers attached to this Emacs (one per running session).")
+
+(defconst tandem-context--relist-seconds 1.0
+  "How long a list of file buffers is kept when no hook noted a change.
+What no hook announces, such as a visited file deleted or made on disk by
+another program, is seen within this time.")
 
 (defconst tandem-context--hooks
   '((post-command-hook . tandem-context-commanded)
@@ -150,8 +161,11 @@ CLIs do.  Returns the tracker."
 (defun tandem-context-changed (&rest _)
   "Note that the editor may have changed: the trackers look soon.
 A timer makes each look once its delay is over: the changes of that time
-cost one look, which sees the editor once the change is complete."
-  (mapc #'tandem-context--look-later tandem-context--trackers))
+cost one look, which sees the editor once the change is complete, and
+lists the file buffers again."
+  (dolist (tracker tandem-context--trackers)
+    (setf (tandem-context-stale tracker) t)
+    (tandem-context--look-later tracker)))
 
 (defun tandem-context-commanded ()
   "Look now with each tracker that last looked longer than its delay ago.
@@ -167,19 +181,14 @@ command alone costs no timer."
             (t (with-demoted-errors "Tandem: %S"
                  (tandem-context-flush tracker)))))))
 
-(defun tandem-context-flush (tracker)
-  "Send what changed since TRACKER last looked."
-  (setf (tandem-context-timer tracker) nil
-        (tandem-context-looked tracker) (float-time))
+(defun tandem-context--list-files (tracker)
+  "List the file buffers again for TRACKER; return what opened and closed.
+The facts come last first."
   (let ((facts '())
-        (files '())
-        (selected (window-buffer (selected-window)))
-        (selected-file nil))
+        (files '()))
     (dolist (buffer (buffer-list))
       (when (tandem-context-file-buffer-p buffer)
-        (push (buffer-file-name buffer) files)
-        (when (eq buffer selected)
-          (setq selected-file (car files)))))
+        (push (buffer-file-name buffer) files)))
     (setq files (nreverse files))
     (unless (equal files (tandem-context-files tracker))
       (dolist (file (cl-set-difference (tandem-context-files tracker) files :test #'string=))
@@ -190,15 +199,30 @@ command alone costs no timer."
       (unless (member (tandem-context-focused tracker) files)
         (setf (tandem-context-focused tracker) nil
               (tandem-context-cursor tracker) nil)))
-    ;; Terminals, dired and the like keep the last file active, as a glance away does.
-    (when selected-file
-      (unless (equal selected-file (tandem-context-focused tracker))
-        (setf (tandem-context-focused tracker) selected-file)
-        (push `(focused ,selected-file) facts))
-      (let ((cursor (tandem-context--cursor tracker selected)))
-        (when cursor
-          (setf (tandem-context-cursor tracker) cursor)
-          (push cursor facts))))
+    facts))
+
+(defun tandem-context-flush (tracker)
+  "Send what changed since TRACKER last looked."
+  (let ((now (float-time))
+        (facts '()))
+    (setf (tandem-context-timer tracker) nil
+          (tandem-context-looked tracker) now)
+    (when (or (tandem-context-stale tracker)
+              (> now (+ (tandem-context-listed tracker) tandem-context--relist-seconds)))
+      (setf (tandem-context-stale tracker) nil
+            (tandem-context-listed tracker) now
+            facts (tandem-context--list-files tracker)))
+    (let* ((selected (window-buffer (selected-window)))
+           (selected-file (car (member (buffer-file-name selected) (tandem-context-files tracker)))))
+      ;; Terminals, dired and the like keep the last file active, as a glance away does.
+      (when selected-file
+        (unless (equal selected-file (tandem-context-focused tracker))
+          (setf (tandem-context-focused tracker) selected-file)
+          (push `(focused ,selected-file) facts))
+        (let ((cursor (tandem-context--cursor tracker selected)))
+          (when cursor
+            (setf (tandem-context-cursor tracker) cursor)
+            (push cursor facts)))))
     (when facts
       (funcall (tandem-context-send tracker) (nreverse facts)))))
 

@@ -110,6 +110,30 @@ LOG is a cons whose car holds the messages sent."
             (should (equal (tandem-context-test--flush tracked) `((closed ,path)))))
         (tandem-context-detach (car tracked))))))
 
+(ert-deftest tandem-context-lists-files-after-a-hook-or-a-second ()
+  "A look after a cursor move lists no buffers; one after a hook, or a second on, does."
+  (tandem-context-test--in-folder folder
+    (let* ((path (tandem-context-test--file folder "a.txt" "a\n"))
+           (tracked (tandem-context-test--track))
+           (tracker (car tracked)))
+      (unwind-protect
+          (progn
+            (switch-to-buffer (find-file-noselect path))
+            (should (member `(opened ,path) (tandem-context-test--flush tracked)))
+            ;; Deleted by another program: no hook runs, so the next look does not see it...
+            (delete-file path)
+            (forward-line 1)
+            (should (equal (tandem-context-test--flush tracked) `((cursor ,path 2 1 nil))))
+            ;; ...but the look a second later does.
+            (setf (tandem-context-listed tracker) (- (float-time) 2))
+            (should (equal (tandem-context-test--flush tracked) `((closed ,path))))
+            ;; A file visited runs a hook: the next look lists the buffers at once.
+            (let ((other (tandem-context-test--file folder "b.txt" "b\n")))
+              (switch-to-buffer (find-file-noselect other))
+              (should (equal (tandem-context-test--flush tracked)
+                             `((opened ,other) (focused ,other) (cursor ,other 1 1 nil))))))
+        (tandem-context-detach tracker)))))
+
 ;; With the session's LIMIT, one character more than the CLIs keep is read: the
 ;; sidecar then knows the region goes on.
 (ert-deftest tandem-context-reads-a-region-up-to-the-limit ()
