@@ -43,6 +43,24 @@ LOG is a cons whose car holds the messages sent."
   (tandem-context-flush (car tracked))
   (reverse (cadr tracked)))
 
+(defmacro tandem-context-test--visiting (vars name text &rest body)
+  "Run BODY in the selected window's buffer, visiting new file NAME with TEXT.
+VARS is (PATH TRACKED TRACKER): the file's path, a recording tracker as
+`tandem-context-test--track' returns it, and the tracker, detached afterwards."
+  (declare (indent 3))
+  (pcase-let ((`(,path ,tracked ,tracker) vars)
+              (folder (make-symbol "folder")))
+    `(tandem-context-test--in-folder ,folder
+       (let* ((,path (tandem-context-test--file ,folder ,name ,text))
+              (,tracked (tandem-context-test--track))
+              (,tracker (car ,tracked)))
+         (ignore ,tracker)
+         (unwind-protect
+             (progn
+               (switch-to-buffer (find-file-noselect ,path))
+               ,@body)
+           (tandem-context-detach ,tracker))))))
+
 (ert-deftest tandem-context-character-counts-characters ()
   "Characters, not display columns and not bytes: in héllo 文件 x the x is 10."
   (with-temp-buffer
@@ -112,27 +130,20 @@ LOG is a cons whose car holds the messages sent."
 
 (ert-deftest tandem-context-lists-files-after-a-hook-or-a-second ()
   "A look after a cursor move lists no buffers; one after a hook, or a second on, does."
-  (tandem-context-test--in-folder folder
-    (let* ((path (tandem-context-test--file folder "a.txt" "a\n"))
-           (tracked (tandem-context-test--track))
-           (tracker (car tracked)))
-      (unwind-protect
-          (progn
-            (switch-to-buffer (find-file-noselect path))
-            (should (member `(opened ,path) (tandem-context-test--flush tracked)))
-            ;; Deleted by another program: no hook runs, so the next look does not see it...
-            (delete-file path)
-            (forward-line 1)
-            (should (equal (tandem-context-test--flush tracked) `((cursor ,path 2 1 nil))))
-            ;; ...but the look a second later does.
-            (setf (tandem-context-listed tracker) (- (float-time) 2))
-            (should (equal (tandem-context-test--flush tracked) `((closed ,path))))
-            ;; A file visited runs a hook: the next look lists the buffers at once.
-            (let ((other (tandem-context-test--file folder "b.txt" "b\n")))
-              (switch-to-buffer (find-file-noselect other))
-              (should (equal (tandem-context-test--flush tracked)
-                             `((opened ,other) (focused ,other) (cursor ,other 1 1 nil))))))
-        (tandem-context-detach tracker)))))
+  (tandem-context-test--visiting (path tracked tracker) "a.txt" "a\n"
+    (should (member `(opened ,path) (tandem-context-test--flush tracked)))
+    ;; Deleted by another program: no hook runs, so the next look does not see it...
+    (delete-file path)
+    (forward-line 1)
+    (should (equal (tandem-context-test--flush tracked) `((cursor ,path 2 1 nil))))
+    ;; ...but the look a second later does.
+    (setf (tandem-context-listed tracker) (- (float-time) 2))
+    (should (equal (tandem-context-test--flush tracked) `((closed ,path))))
+    ;; A file visited runs a hook: the next look lists the buffers at once.
+    (let ((other (tandem-context-test--file (file-name-directory path) "b.txt" "b\n")))
+      (switch-to-buffer (find-file-noselect other))
+      (should (equal (tandem-context-test--flush tracked)
+                     `((opened ,other) (focused ,other) (cursor ,other 1 1 nil)))))))
 
 ;; With the session's LIMIT, one character more than the CLIs keep is read: the
 ;; sidecar then knows the region goes on.
@@ -168,63 +179,49 @@ LOG is a cons whose car holds the messages sent."
 
 (ert-deftest tandem-context-counts-lines-from-the-last-look ()
   "Point's line, counted from the last look's, is the line counted from the top."
-  (tandem-context-test--in-folder folder
-    (let* ((path (tandem-context-test--file
-                  folder "lines.txt"
-                  (mapconcat (lambda (n) (format "line %d\n" n)) (number-sequence 1 300) "")))
-           (tracked (tandem-context-test--track))
-           (tracker (car tracked)))
-      (unwind-protect
-          (progn
-            (switch-to-buffer (find-file-noselect path))
-            (dolist (line '(1 250 250 249 3 300 301 120))
-              (goto-char (point-min))
-              (forward-line (1- line))
-              (end-of-line)
-              (should (= (tandem-context--line tracker) line)))
-            ;; An edit above point, and narrowing: still the line from the top.
-            (goto-char (point-min))
-            (insert "new\nlines\n")
-            (goto-char (point-max))
-            (should (= (tandem-context--line tracker) 303))
-            (narrow-to-region (line-beginning-position -10) (point-max))
-            (forward-line -5)
-            (should (= (tandem-context--line tracker) 298))
-            (widen))
-        (tandem-context-detach tracker)))))
+  (tandem-context-test--visiting (_path _tracked tracker) "lines.txt"
+      (mapconcat (lambda (n) (format "line %d\n" n)) (number-sequence 1 300) "")
+    (dolist (line '(1 250 250 249 3 300 301 120))
+      (goto-char (point-min))
+      (forward-line (1- line))
+      (end-of-line)
+      (should (= (tandem-context--line tracker) line)))
+    ;; An edit above point, and narrowing: still the line from the top.
+    (goto-char (point-min))
+    (insert "new\nlines\n")
+    (goto-char (point-max))
+    (should (= (tandem-context--line tracker) 303))
+    (narrow-to-region (line-beginning-position -10) (point-max))
+    (forward-line -5)
+    (should (= (tandem-context--line tracker) 298))
+    (widen)))
 
 (ert-deftest tandem-context-hooks-only-note ()
   "A command soon after a look starts a timer; one after the delay looks at once."
-  (tandem-context-test--in-folder folder
-    (let* ((path (tandem-context-test--file folder "b.txt" "b\n"))
-           (tracked (tandem-context-test--track))
-           (tracker (car tracked)))
-      (unwind-protect
-          (progn
-            (switch-to-buffer (find-file-noselect path))
-            (setcar (cdr tracked) nil)
-            (setf (tandem-context-looked tracker) (float-time))
-            (tandem-context-commanded)
-            (should (tandem-context-timer tracker))
-            (should-not (cadr tracked))
-            (let ((deadline (+ (float-time) 10)))
-              (while (and (not (cadr tracked)) (< (float-time) deadline))
-                (accept-process-output nil 0.02)))
-            (should (assq 'focused (cadr tracked)))
-            ;; Longer than the delay since that look: the next command's look comes at once.
-            (goto-char (point-max))
-            (setf (tandem-context-looked tracker) 0.0)
-            (setcar (cdr tracked) nil)
-            (tandem-context-commanded)
-            (should-not (tandem-context-timer tracker))
-            (should (assq 'cursor (cadr tracked)))
-            ;; Other hooks always wait for the delay: the change they note is not over yet.
-            (tandem-context-changed)
-            (should (tandem-context-timer tracker)))
-        (tandem-context-detach tracker)
-        (should-not (tandem-context-timer tracker))
-        (should-not (memq #'tandem-context-commanded post-command-hook))
-        (should-not (memq #'tandem-context-changed kill-buffer-hook))))))
+  (tandem-context-test--visiting (_path tracked tracker) "b.txt" "b\n"
+    (setcar (cdr tracked) nil)
+    (setf (tandem-context-looked tracker) (float-time))
+    (tandem-context-commanded)
+    (should (tandem-context-timer tracker))
+    (should-not (cadr tracked))
+    (let ((deadline (+ (float-time) 10)))
+      (while (and (not (cadr tracked)) (< (float-time) deadline))
+        (accept-process-output nil 0.02)))
+    (should (assq 'focused (cadr tracked)))
+    ;; Longer than the delay since that look: the next command's look comes at once.
+    (goto-char (point-max))
+    (setf (tandem-context-looked tracker) 0.0)
+    (setcar (cdr tracked) nil)
+    (tandem-context-commanded)
+    (should-not (tandem-context-timer tracker))
+    (should (assq 'cursor (cadr tracked)))
+    ;; Other hooks always wait for the delay: the change they note is not over yet.
+    (tandem-context-changed)
+    (should (tandem-context-timer tracker))
+    (tandem-context-detach tracker)
+    (should-not (tandem-context-timer tracker))
+    (should-not (memq #'tandem-context-commanded post-command-hook))
+    (should-not (memq #'tandem-context-changed kill-buffer-hook))))
 
 (provide 'tandem-context-test)
 ;;; tandem-context-test.el ends here
