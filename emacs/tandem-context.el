@@ -24,9 +24,8 @@
   delay
   timer
   (files '())
-  ;; Whether the files must be listed again: a hook ran since they were.
-  (stale t)
-  ;; When they were last listed (`float-time').
+  ;; When the files were last listed (`float-time'); 0.0 once a hook noted a
+  ;; change, so that the next look lists them again.
   (listed 0.0)
   focused
   cursor
@@ -164,7 +163,7 @@ A timer makes each look once its delay is over: the changes of that time
 cost one look, which sees the editor once the change is complete, and
 lists the file buffers again."
   (dolist (tracker tandem-context--trackers)
-    (setf (tandem-context-stale tracker) t)
+    (setf (tandem-context-listed tracker) 0.0)
     (tandem-context--look-later tracker)))
 
 (defun tandem-context-commanded ()
@@ -207,10 +206,8 @@ The facts come last first."
         (facts '()))
     (setf (tandem-context-timer tracker) nil
           (tandem-context-looked tracker) now)
-    (when (or (tandem-context-stale tracker)
-              (> now (+ (tandem-context-listed tracker) tandem-context--relist-seconds)))
-      (setf (tandem-context-stale tracker) nil
-            (tandem-context-listed tracker) now
+    (when (> now (+ (tandem-context-listed tracker) tandem-context--relist-seconds))
+      (setf (tandem-context-listed tracker) now
             facts (tandem-context--list-files tracker)))
     (let* ((selected (window-buffer (selected-window)))
            (selected-file (car (member (buffer-file-name selected) (tandem-context-files tracker)))))
