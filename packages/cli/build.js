@@ -13,7 +13,9 @@
 // The bundles are CommonJS (dist/package.json says so): Node then starts without its ES module
 // loader, which costs a sidecar about 2 MB and 10 ms.
 //
-// mcp-sessions.js leaves out what the MCP SDK brings along but a sidecar never runs (`unusedBySdk`).
+// mcp-sessions.js leaves out what the MCP SDK brings along but a sidecar never runs (`unusedBySdk`),
+// and gives the SDK the engine's Headers, Request and Response in place of Node's, whose first use
+// loads Node's fetch implementation (@tandem/core's fetch-messages.ts says why).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,6 +153,7 @@ await Promise.all([
     ...common,
     entryPoints: ['@tandem/core/mcp-sessions'],
     outfile: 'dist/commands/mcp-sessions.js',
+    inject: [fileURLToPath(import.meta.resolve('@tandem/core/fetch-messages'))],
     plugins: [leaveOut(unusedBySdk)],
   }),
 ]);

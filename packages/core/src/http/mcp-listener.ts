@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { ConnectionCap } from './connection-cap.js';
+import { Headers, Request, type WebResponse } from './fetch-messages.js';
 import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
 import { listenOnLoopback, readBodyWithin } from './loopback.js';
 
@@ -10,7 +11,7 @@ import { listenOnLoopback, readBodyWithin } from './loopback.js';
 export type McpRequestHandler = (
   request: Request,
   body: unknown,
-  reply: (response: Response) => Promise<void>,
+  reply: (response: WebResponse) => Promise<void>,
 ) => Promise<void>;
 
 export interface McpListenerOptions {
@@ -127,7 +128,7 @@ function toHeaders(req: IncomingMessage): Headers {
 }
 
 /** Writes a Web `Response` to Node's response, chunk by chunk, until either side ends. */
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: WebResponse, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) {
     res.end();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { EditorContext } from '../context/context-tracker.js';
 import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
+import type { Request, WebResponse } from '../http/fetch-messages.js';
 import type { Logger } from '../log.js';
 import { describeClient } from './client-name.js';
 import {
@@ -68,7 +69,7 @@ export class ClientSession {
   }
 
   readonly server: McpServer;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  private readonly transport: WebStandardStreamableHTTPServerTransport;
   private streamOpen = false;
   /** Diff outcomes wait here while no stream is open, so none is ever lost. */
   private readonly pending: IdeNotification[] = [];
@@ -138,6 +139,13 @@ export class ClientSession {
     await this.server.connect(this.transport);
     this.server.server.onclose = () => this.host.sessionClosed(this);
     this.server.server.oninitialized = () => this.host.sessionReady(this);
+  }
+
+  /** Answers one of this CLI's requests, whose body the listener has parsed. */
+  answer(request: Request, body: unknown): Promise<WebResponse> {
+    // The transport reads a request's method, URL and headers, which the engine's Request has.
+    const webRequest = request as unknown as globalThis.Request;
+    return this.transport.handleRequest(webRequest, { parsedBody: body });
   }
 
   noteProtocolVersion(version: unknown): void {

@@ -2,6 +2,7 @@ import type { EditorContext } from '../context/context-tracker.js';
 import { UpdatePacer } from '../context/update-pacer.js';
 import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
+import { Response, type Request, type WebResponse } from '../http/fetch-messages.js';
 import type { Logger } from '../log.js';
 import type { ClientSession, DiffTools, SessionHost } from './client-session.js';
 
@@ -59,7 +60,7 @@ export class SessionHub implements SessionHost {
   async route(
     request: Request,
     body: unknown,
-    reply: (response: Response) => Promise<void>,
+    reply: (response: WebResponse) => Promise<void>,
   ): Promise<void> {
     const sessionId = request.headers.get('mcp-session-id');
     let session = sessionId ? this.sessions.get(sessionId) : undefined;
@@ -81,7 +82,7 @@ export class SessionHub implements SessionHost {
     if (!session) {
       return reply(jsonRpcError(400, 'Bad Request: initialize first, then send mcp-session-id'));
     }
-    const response = await session.transport.handleRequest(request, { parsedBody: body });
+    const response = await session.answer(request, body);
     if (isNew && !this.sessions.has(session.id)) await session.close();
     const isStream =
       request.method === 'GET' &&
