@@ -36,8 +36,6 @@ export interface EditorTakes {
 export class BridgePort implements EditorPort {
   /** The clients the editor was last told of (`clients/changed` only). */
   private told = new Map<string, ConnectedClient>();
-  /** The CLI of each diff shown, for the messages of `diff/close` (editors before 1.3 only). */
-  private readonly proposers = new Map<string, string>();
 
   constructor(
     private readonly peer: JsonLinesPeer,
@@ -48,7 +46,6 @@ export class BridgePort implements EditorPort {
 
   async showDiff(diff: DiffRequest): Promise<void> {
     const { id, filePath, oldContent, newContent, client } = diff;
-    if (!this.takes.closedNotices) this.proposers.set(id, client.name);
     await this.peer.request(
       'diff/open',
       {
@@ -63,10 +60,8 @@ export class BridgePort implements EditorPort {
     );
   }
 
-  async closeDiff(id: string, reason: DiffCloseReason): Promise<string> {
-    const client = this.proposers.get(id);
-    this.proposers.delete(id);
-    const legacy = this.takes.closedNotices ? {} : closingMessages(reason, client ?? '');
+  async closeDiff(id: string, reason: DiffCloseReason, client: ConnectedClient): Promise<string> {
+    const legacy = this.takes.closedNotices ? {} : closingMessages(reason, client.name);
     const reply = await this.peer.request(
       'diff/close',
       { id, reason, ...legacy },

@@ -99,9 +99,10 @@ export interface EditorPort {
   showDiff(diff: DiffRequest): Promise<void>;
   /**
    * Close the diff view without an answer and return the current text of the proposed side
-   * (the user may have edited it). What the user is told follows in `diffClosed`.
+   * (the user may have edited it). What the user is told follows in `diffClosed`. `client` is
+   * the CLI that proposed it.
    */
-  closeDiff(id: string, reason: DiffCloseReason): Promise<string>;
+  closeDiff(id: string, reason: DiffCloseReason, client: ConnectedClient): Promise<string>;
   /** After `closeDiff` returned: what to tell the user, and their edits to keep. */
   diffClosed?(id: string, notice: DiffClosedNotice): void;
   /**

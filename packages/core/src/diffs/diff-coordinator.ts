@@ -189,7 +189,7 @@ export class DiffCoordinator {
    * what becomes of their edits. Resolves with the view's text.
    */
   private async closeView(diff: OpenDiff, reason: DiffCloseReason): Promise<string> {
-    const text = await this.editor.closeDiff(diff.id, reason);
+    const text = await this.editor.closeDiff(diff.id, reason, diff.client);
     const { filePath, newContent, client } = diff;
     this.editor.diffClosed?.(
       diff.id,
