@@ -15,6 +15,9 @@
 
 (require 'cl-lib)
 
+(defconst tandem-rpc--version "2.0"
+  "The JSON-RPC version, which every message names.")
+
 (defconst tandem-rpc--server-error -32000
   "The error of a request this side could not answer.")
 
@@ -138,9 +141,9 @@ line only in the new piece keeps a long message linear in its size."
   "Reply to request ID of RPC: METHOD with PARAMS, through the request handler."
   (condition-case err
       (let ((result (funcall (tandem-rpc-request-handler rpc) method params)))
-        (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id) (result . ,(or result #s(hash-table))))))
+        (tandem-rpc--send rpc `((id . ,id) (result . ,(or result #s(hash-table))))))
     (error
-     (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id)
+     (tandem-rpc--send rpc `((id . ,id)
                              (error . ((code . ,tandem-rpc--server-error)
                                        (message . ,(error-message-string err)))))))))
 
@@ -169,12 +172,12 @@ made meanwhile may use the buffer again.)"
         (process-send-region process (point-min) (point-max))))))
 
 (defun tandem-rpc--insert-line (message)
-  "Insert MESSAGE (an alist) as a line of JSON."
-  (json-insert message)
+  "Insert MESSAGE (an alist) as a line of JSON, its version first."
+  (json-insert (cons (cons 'jsonrpc tandem-rpc--version) message))
   (insert "\n"))
 
 (defun tandem-rpc--send (rpc message)
-  "Write MESSAGE (an alist) to the process of RPC, if that is alive."
+  "Write MESSAGE (an alist, without its version) to the process of RPC, if alive."
   (tandem-rpc--write rpc #'tandem-rpc--insert-line message))
 
 (defun tandem-rpc-request (rpc method params callback)
@@ -183,7 +186,7 @@ CALLBACK is called with (ERROR RESULT) once the reply comes, ERROR being
 the error object or nil."
   (let ((id (cl-incf (tandem-rpc-next-id rpc))))
     (puthash id callback (tandem-rpc-pending rpc))
-    (tandem-rpc--send rpc `((jsonrpc . "2.0") (id . ,id) (method . ,method)
+    (tandem-rpc--send rpc `((id . ,id) (method . ,method)
                             (params . ,(or params #s(hash-table)))))))
 
 (defun tandem-rpc-notify (rpc method params)
@@ -203,7 +206,9 @@ as it is."
 (defun tandem-rpc--insert-notifications (notifications)
   "Insert NOTIFICATIONS, as `tandem-rpc-notify-all' takes them, a line each."
   (pcase-dolist (`(,method . ,params) notifications)
-    (insert "{\"jsonrpc\":\"2.0\",\"method\":")
+    (insert "{\"jsonrpc\":")
+    (json-insert tandem-rpc--version)
+    (insert ",\"method\":")
     (json-insert method)
     (insert ",\"params\":")
     (cond ((stringp params) (insert (tandem-rpc-utf-8 params)))

@@ -4,6 +4,9 @@
 
 let s:SERVER_ERROR = -32000
 let s:METHOD_NOT_FOUND = -32601
+" Every message names the version; a notification whose params are JSON already starts so.
+let s:VERSION = '2.0'
+let s:NOTIFICATION_START = '{"jsonrpc":' .. json_encode(s:VERSION) .. ',"method":'
 
 let s:Rpc = {}
 
@@ -37,7 +40,7 @@ endfunction
 
 " Writes {message} to {rpc}'s sidecar; false when it is not running or the write fails.
 def s:send(rpc: dict<any>, message: dict<any>): bool
-  message.jsonrpc = '2.0'
+  message.jsonrpc = s:VERSION
   return s:write(rpc, json_encode(message))
 enddef
 
@@ -74,7 +77,7 @@ def s:notify(rpc: dict<any>, method: string, params: dict<any>)
 enddef
 
 def s:notify_encoded(rpc: dict<any>, method: string, params_json: string)
-  s:write(rpc, '{"jsonrpc":"2.0","method":' .. json_encode(method) .. ',"params":' .. params_json .. '}')
+  s:write(rpc, s:NOTIFICATION_START .. json_encode(method) .. ',"params":' .. params_json .. '}')
 enddef
 
 function! s:Rpc.receive(line) abort
