@@ -18,6 +18,10 @@
 (defconst tandem-rpc--version "2.0"
   "The JSON-RPC version, which every message names.")
 
+(defconst tandem-rpc--notification-start
+  (format "{\"jsonrpc\":\"%s\",\"method\":" tandem-rpc--version)
+  "How a notification whose params are written as they come starts.")
+
 (defconst tandem-rpc--server-error -32000
   "The error of a request this side could not answer.")
 
@@ -206,9 +210,7 @@ as it is."
 (defun tandem-rpc--insert-notifications (notifications)
   "Insert NOTIFICATIONS, as `tandem-rpc-notify-all' takes them, a line each."
   (pcase-dolist (`(,method . ,params) notifications)
-    (insert "{\"jsonrpc\":")
-    (json-insert tandem-rpc--version)
-    (insert ",\"method\":")
+    (insert tandem-rpc--notification-start)
     (json-insert method)
     (insert ",\"params\":")
     (cond ((stringp params) (insert (tandem-rpc-utf-8 params)))
