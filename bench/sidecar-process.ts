@@ -23,6 +23,9 @@ export async function residentSplitMb(pid: number): Promise<{ private: number; s
   };
 }
 
+/** What the editor adapters add to a sidecar's environment (docs/bridge-protocol.md, "Framing"). */
+const ADAPTERS_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
+
 /**
  * A sidecar started as an editor starts it (`tandem`: another build's bundle, `env`: added to
  * its environment), and its spawn → `initialize` reply time. It asks for bridge protocol 1.2,
@@ -33,6 +36,7 @@ export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJ
   const started = performance.now();
   const editor = new BridgeEditor(
     {
+      ...ADAPTERS_ENV,
       ...process.env,
       TMPDIR: sandbox.tmpDir,
       QWEN_HOME: sandbox.qwenHome,

@@ -21,6 +21,11 @@
 (defconst tandem-bridge--diff-not-open -32011
   "The error of an answer for a diff that is not open any more.")
 
+(defconst tandem-bridge--allocator "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536"
+  "Added to the sidecar's environment unless the user sets it.
+glibc then maps each large buffer on its own and gives it back once
+freed (docs/bridge-protocol.md in the repository, \"Framing\").")
+
 (cl-defstruct (tandem-bridge (:constructor tandem-bridge--make)
                              (:copier nil))
   "A sidecar and how to speak to it."
@@ -51,7 +56,10 @@ EDITOR is a plist of the functions the bridge calls:
   `message': seconds after a close with reason \"terminal\", whether
   the CLI wrote the file;
 `:log' (LINE) and `:exited' (STATUS)."
-  (let ((bridge (tandem-bridge--make :editor editor)))
+  (let ((bridge (tandem-bridge--make :editor editor))
+        (process-environment (if (getenv "GLIBC_TUNABLES")
+                                 process-environment
+                               (cons tandem-bridge--allocator process-environment))))
     (setf (tandem-bridge-rpc bridge)
           (tandem-rpc-start
            "tandem" command

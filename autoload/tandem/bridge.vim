@@ -6,6 +6,9 @@
 let s:PROTOCOL = {'min': '1.3', 'max': '1.3'}
 " The error code of an answer for a diff that is not open any more (answered or closed).
 let s:DIFF_NOT_OPEN = -32011
+" Added to the sidecar's environment unless the user sets it: glibc then maps each large buffer
+" on its own and gives it back once freed (docs/bridge-protocol.md, "Framing").
+let s:ALLOCATOR = {'GLIBC_TUNABLES': 'glibc.malloc.mmap_threshold=65536'}
 
 let s:Bridge = {}
 
@@ -58,7 +61,7 @@ function! tandem#bridge#start(cmd, editor) abort
         \ 'notification': {method, params -> bridge.notification(method, params)},
         \ 'stderr': a:editor.log,
         \ 'exit': a:editor.exited,
-        \ })
+        \ }, exists('$GLIBC_TUNABLES') ? {} : s:ALLOCATOR)
   return bridge
 endfunction
 

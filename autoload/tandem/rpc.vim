@@ -10,10 +10,11 @@ let s:NOTIFICATION_START = '{"jsonrpc":' .. json_encode(s:VERSION) .. ',"method"
 
 let s:Rpc = {}
 
-" Starts {cmd} (a list) and talks to it. {handlers}: 'request'(method, params) returns the
-" result or throws (the error reply; a thrown dict {'code', 'message'} keeps its code),
-" 'notification'(method, params), 'stderr'(line), 'exit'(code). Throws when it cannot start.
-function! tandem#rpc#start(cmd, handlers) abort
+" Starts {cmd} (a list), with {env} added to Vim's environment, and talks to it. {handlers}:
+" 'request'(method, params) returns the result or throws (the error reply; a thrown dict
+" {'code', 'message'} keeps its code), 'notification'(method, params), 'stderr'(line),
+" 'exit'(code). Throws when it cannot start.
+function! tandem#rpc#start(cmd, handlers, env) abort
   let rpc = extend(copy(s:Rpc), {'handlers': a:handlers, 'pending': {}, 'next_id': 1,
         \ 'running': 0})
   let options = {
@@ -23,6 +24,7 @@ function! tandem#rpc#start(cmd, handlers) abort
         \ 'err_cb': {_, line -> a:handlers.stderr(line)},
         \ 'exit_cb': {_, code -> rpc.exited(code)},
         \ 'stoponexit': 'term',
+        \ 'env': a:env,
         \ }
   let rpc.notify = function('s:notify', [rpc])
   let rpc.notify_encoded = function('s:notify_encoded', [rpc])

@@ -10,6 +10,9 @@ Bridge.__index = Bridge
 local PROTOCOL = { min = '1.3', max = '1.3' }
 -- The error code of an answer for a diff that is not open any more (answered or closed).
 local DIFF_NOT_OPEN = -32011
+-- Added to the sidecar's environment unless the user sets it: glibc then maps each large buffer
+-- on its own and gives it back once freed (docs/bridge-protocol.md, "Framing").
+local ALLOCATOR = { GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=65536' }
 
 local function table_or_empty(value)
   return type(value) == 'table' and value or {}
@@ -60,7 +63,7 @@ function Bridge.start(cmd, editor)
     end,
     stderr = editor.log,
     exit = editor.exited,
-  })
+  }, vim.env.GLIBC_TUNABLES == nil and ALLOCATOR or nil)
   if not rpc then
     return nil, err
   end

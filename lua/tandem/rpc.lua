@@ -5,13 +5,14 @@ Rpc.__index = Rpc
 local SERVER_ERROR = -32000
 local METHOD_NOT_FOUND = -32601
 
---- Starts `cmd` and talks to it.
+--- Starts `cmd`, with `env` added to Neovim's environment, and talks to it.
 --- @param cmd string[]
 --- @param handlers { request: fun(method, params): any, notification: fun(method, params),
 ---   stderr: fun(line: string), exit: fun(code: integer) }
 ---   `request` returns the result or raises an error, which becomes the error reply.
+--- @param env table<string, string>|nil
 --- @return table|nil rpc, string|nil error
-function Rpc.start(cmd, handlers)
+function Rpc.start(cmd, handlers, env)
   local self = setmetatable({
     handlers = handlers,
     pending = {},
@@ -22,6 +23,7 @@ function Rpc.start(cmd, handlers)
     running = false,
   }, Rpc)
   local ok, job = pcall(vim.fn.jobstart, cmd, {
+    env = env,
     on_stdout = function(_, data)
       self.stdout_rest = self:_lines(self.stdout_rest, data, function(line)
         self:_receive(line)

@@ -12,6 +12,7 @@ import {
   EmacsSession,
   emacsSkipReason,
   lispString,
+  processEnvironment,
   realClientIn,
   Sandbox,
   waitFor,
@@ -246,6 +247,26 @@ test('quitting Emacs with a diff open: the CLI is told, no discovery file is lef
       await gemini.kill();
     }
   }),
+);
+
+test(
+  "the sidecar starts with glibc's allocator set to give large buffers back, unless Emacs's environment sets it",
+  { skip },
+  () =>
+    withEmacs(async (emacs) => {
+      const sidecarPid = async () =>
+        Number(await emacs.eval("(alist-get 'pid (tandem-status-data))"));
+      assert.equal(
+        processEnvironment(await sidecarPid()).GLIBC_TUNABLES,
+        'glibc.malloc.mmap_threshold=65536',
+      );
+      await emacs.eval('(setenv "GLIBC_TUNABLES" "glibc.malloc.perturb=0")');
+      await emacs.eval('(tandem-mode -1)');
+      await emacs.waitForState('stopped');
+      await emacs.eval('(tandem-mode 1)');
+      await emacs.waitForState('running');
+      assert.equal(processEnvironment(await sidecarPid()).GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+    }),
 );
 
 test('a sidecar that dies: the mode line says so, the variables are gone', { skip }, () =>

@@ -13,6 +13,7 @@ import {
   NeovimSession,
   neovimSkipReason,
   needShell,
+  processEnvironment,
   realClientIn,
   REPO_ROOT,
   Sandbox,
@@ -242,6 +243,21 @@ describe('Tandem running in Neovim', { skip }, () => {
       await session.lua('return vim.env.GEMINI_CLI_IDE_SERVER_PORT'),
       String(restarted.port),
     );
+  });
+
+  test("the sidecar starts with glibc's allocator set to give large buffers back, unless Neovim's environment sets it", async () => {
+    const { pid } = await session.status();
+    assert.equal(processEnvironment(pid!).GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
+    await session.lua(`vim.env.GLIBC_TUNABLES = 'glibc.malloc.perturb=0'`);
+    try {
+      await session.command('TandemStop');
+      await session.waitForState('stopped');
+      await session.command('TandemStart');
+      const restarted = await session.waitForState('running');
+      assert.equal(processEnvironment(restarted.pid!).GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+    } finally {
+      await session.lua('vim.env.GLIBC_TUNABLES = nil');
+    }
   });
 
   test('a sidecar that dies is reported, and its environment withdrawn', async () => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   needShell,
+  processEnvironment,
   realClientIn,
   Sandbox,
   VimSession,
@@ -102,6 +103,24 @@ describe('Tandem with Vim', { skip }, () => {
     const again = await scene.vim.waitForState('running');
     assert.notEqual(again.port, null);
     assert.equal(await scene.vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), String(again.port));
+  });
+
+  test("the sidecar starts with glibc's allocator set to give large buffers back, unless Vim's environment sets it", async () => {
+    const running = await scene.vim.waitForState('running');
+    assert.equal(
+      processEnvironment(running.pid!).GLIBC_TUNABLES,
+      'glibc.malloc.mmap_threshold=65536',
+    );
+    await scene.vim.ex("let $GLIBC_TUNABLES = 'glibc.malloc.perturb=0'");
+    try {
+      await scene.vim.ex('TandemStop');
+      await scene.vim.waitForState('stopped');
+      await scene.vim.ex('TandemStart');
+      const restarted = await scene.vim.waitForState('running');
+      assert.equal(processEnvironment(restarted.pid!).GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+    } finally {
+      await scene.vim.ex('unlet $GLIBC_TUNABLES');
+    }
   });
 });
 
