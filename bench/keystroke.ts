@@ -202,8 +202,8 @@ async function perKey(subject: Subject, motion: Motion): Promise<Sample> {
   };
 }
 
-const mean = (samples: number[]) => samples.reduce((a, b) => a + b, 0) / samples.length;
 const sum = (samples: number[]) => samples.reduce((a, b) => a + b, 0);
+const mean = (samples: number[]) => sum(samples) / samples.length;
 
 const editors = [
   { name: 'neovim', start: neovim, skip: neovimSkipReason({ sidecar: true }) },

@@ -50,10 +50,6 @@ export class Headers implements Iterable<[string, string]> {
     this.values.set(key, before === undefined ? added : `${before}, ${added}`);
   }
 
-  delete(name: string): void {
-    this.values.delete(normalName(name));
-  }
-
   /** The headers sorted by name, as Node's Headers lists them. */
   *entries(): IterableIterator<[string, string]> {
     const names = [...this.values.keys()].sort();
