@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -127,10 +126,16 @@ describe('tandem bridge and diff replies that never come, or come wrong', () => 
     // What a first flood loads and sizes (parsers, tables grown to a thousand sockets) stays:
     // the heap is measured around a second one.
     await flood('warm-up', UNANSWERED);
-    // With every reply in, the server may still be letting go of the last requests (for up to
-    // half a second on a busy machine, where 20 MiB were seen at once and none 500 ms later).
-    await setTimeout(1000);
-    const heapBefore = await sidecarHeap();
+    // With every reply in, the server may still be letting go of the last requests (20 MiB were
+    // seen at once on a busy machine, none 500 ms later): the heap is read once it holds still.
+    let last = await sidecarHeap();
+    const holdingStill = async () => {
+      const now = await sidecarHeap();
+      const still = Math.abs(now - last) < 1024 * 1024;
+      last = now;
+      return still ? now : undefined;
+    };
+    const heapBefore = await waitFor('the heap to hold still', holdingStill, 10_000, 250);
     const replies = await flood('never', UNANSWERED);
     for (const { text, ms } of replies) {
       assert.match(text, /"isError":true/, text.slice(0, 300));
