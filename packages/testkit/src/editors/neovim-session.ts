@@ -3,7 +3,7 @@
  * repository and every directory it could write to made private.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { attach, type NeovimClient } from 'neovim';
@@ -130,7 +130,8 @@ export class NeovimSession {
 
   /** The Neovim listening on `socket` (started by someone else), once it answers. */
   static async connect(sandbox: Sandbox, socket: string): Promise<NeovimSession> {
-    await waitFor('the Neovim socket', () => (existsSync(socket) ? true : undefined));
+    // The socket's file appears when Neovim binds it, a moment before it listens.
+    await waitFor('the Neovim socket', async () => ((await accepts(socket)) ? true : undefined));
     const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
     const session = new NeovimSession(sandbox, nvim);
     await nvim.eval('1');
@@ -231,4 +232,16 @@ export function neovimForBlock(options: { tandem?: string; nvim?: EditorVersion 
     block.sandbox?.remove();
   });
   return block;
+}
+
+/** Whether the Unix socket `socket` takes a connection now. */
+function accepts(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(socket);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
 }
