@@ -23,8 +23,13 @@ export async function residentSplitMb(pid: number): Promise<{ private: number; s
   };
 }
 
-/** What the editor adapters add to a sidecar's environment (docs/bridge-protocol.md, "Framing"). */
-const ADAPTERS_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
+/**
+ * `env` as the editor adapters change it for a sidecar (docs/bridge-protocol.md, "Framing"):
+ * glibc's threshold unless `env` sets one, and no extra CA certificates.
+ */
+export function asAdaptersStartIt(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536', ...env, NODE_EXTRA_CA_CERTS: '' };
+}
 
 /**
  * A sidecar started as an editor starts it (`tandem`: another build's bundle, `env`: added to
@@ -35,15 +40,14 @@ const ADAPTERS_ENV = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536' };
 export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJS.ProcessEnv = {}) {
   const started = performance.now();
   const editor = new BridgeEditor(
-    {
-      ...ADAPTERS_ENV,
+    asAdaptersStartIt({
       ...process.env,
       TMPDIR: sandbox.tmpDir,
       QWEN_HOME: sandbox.qwenHome,
       HOME: sandbox.home,
       XDG_CACHE_HOME: join(sandbox.root, 'cache'),
       ...env,
-    },
+    }),
     tandem,
   );
   const reply = await editor.request('initialize', {

@@ -14,12 +14,14 @@
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BridgeEditor, realClientIn, Sandbox, TANDEM, type RealClient } from '@tandem/testkit';
 import { percentile, row } from './report.js';
 import {
+  asAdaptersStartIt,
   residentSplitMb,
   rssMb,
   startSidecar,
@@ -52,16 +54,38 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const median = (samples: number[]) => percentile(samples, 50);
 
-/** A bare `node` sitting idle: the floor under any sidecar written for Node. */
+/** A bare `node` sitting idle, started as the adapters start a sidecar: the floor under one. */
 async function bareNode(): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)']);
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], {
+      env: asAdaptersStartIt(process.env),
+    });
     await sleep(SETTLE_MS);
     samples.push(await rssMb(child.pid!));
     child.kill();
   }
   return median(samples);
+}
+
+/**
+ * A bare `node -e 0`, spawn → exit: in this process's environment, and in it as the adapters
+ * change it for a sidecar (without the extra CA certificates that Node parses as it starts).
+ */
+async function bareStarts(): Promise<{ inherited: number[]; adapters: number[] }> {
+  const exit = (env: NodeJS.ProcessEnv) =>
+    new Promise<number>((resolve, reject) => {
+      const started = performance.now();
+      spawn(process.execPath, ['-e', '0'], { env })
+        .on('error', reject)
+        .on('exit', () => resolve(performance.now() - started));
+    });
+  const samples = { inherited: [] as number[], adapters: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    samples.inherited.push(await exit(process.env));
+    samples.adapters.push(await exit(asAdaptersStartIt(process.env)));
+  }
+  return samples;
 }
 
 /**
@@ -243,6 +267,7 @@ async function leaks(): Promise<{ warm: number; diffs: number; cycles: number }>
 
 const load = loadavg()[0]!;
 const bare = await bareNode();
+const bareStart = await bareStarts();
 const turns = await startAndIdle();
 const settled = await settledIdle();
 const ten = await tenWindows();
@@ -255,6 +280,8 @@ console.log(`${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2
 
 | measure (ms) | p50 | p95 | max | runs |
 |---|---|---|---|---|
+${row('bare `node -e 0`, spawn → exit, in this environment', bareStart.inherited)}
+${row('bare `node -e 0`, spawn → exit, as the adapters start a sidecar', bareStart.adapters)}
 ${Object.entries(turns)
   .map(([name, { start, first }]) =>
     [

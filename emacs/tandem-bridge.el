@@ -26,6 +26,14 @@
 glibc then maps each large buffer on its own and gives it back once
 freed (docs/bridge-protocol.md in the repository, \"Framing\").")
 
+(defun tandem-bridge--environment ()
+  "The sidecar's environment: Emacs's, with what it adds.
+NODE_EXTRA_CA_CERTS is emptied: Node would read and parse those
+certificates as it starts, and the sidecar makes no TLS connection."
+  (append (list "NODE_EXTRA_CA_CERTS=")
+          (unless (getenv "GLIBC_TUNABLES") (list tandem-bridge--allocator))
+          process-environment))
+
 (cl-defstruct (tandem-bridge (:constructor tandem-bridge--make)
                              (:copier nil))
   "A sidecar and how to speak to it."
@@ -57,9 +65,7 @@ EDITOR is a plist of the functions the bridge calls:
   the CLI wrote the file;
 `:log' (LINE) and `:exited' (STATUS)."
   (let ((bridge (tandem-bridge--make :editor editor))
-        (process-environment (if (getenv "GLIBC_TUNABLES")
-                                 process-environment
-                               (cons tandem-bridge--allocator process-environment))))
+        (process-environment (tandem-bridge--environment)))
     (setf (tandem-bridge-rpc bridge)
           (tandem-rpc-start
            "tandem" command

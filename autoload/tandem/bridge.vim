@@ -8,7 +8,14 @@ let s:PROTOCOL = {'min': '1.3', 'max': '1.3'}
 let s:DIFF_NOT_OPEN = -32011
 " Added to the sidecar's environment unless the user sets it: glibc then maps each large buffer
 " on its own and gives it back once freed (docs/bridge-protocol.md, "Framing").
-let s:ALLOCATOR = {'GLIBC_TUNABLES': 'glibc.malloc.mmap_threshold=65536'}
+let s:ALLOCATOR = 'glibc.malloc.mmap_threshold=65536'
+
+" What the sidecar's environment adds to Vim's. NODE_EXTRA_CA_CERTS is emptied: Node would read
+" and parse those certificates as it starts, and the sidecar makes no TLS connection.
+function! s:sidecar_env() abort
+  return {'NODE_EXTRA_CA_CERTS': '',
+        \ 'GLIBC_TUNABLES': exists('$GLIBC_TUNABLES') ? $GLIBC_TUNABLES : s:ALLOCATOR}
+endfunction
 
 let s:Bridge = {}
 
@@ -61,7 +68,7 @@ function! tandem#bridge#start(cmd, editor) abort
         \ 'notification': {method, params -> bridge.notification(method, params)},
         \ 'stderr': a:editor.log,
         \ 'exit': a:editor.exited,
-        \ }, exists('$GLIBC_TUNABLES') ? {} : s:ALLOCATOR)
+        \ }, s:sidecar_env())
   return bridge
 endfunction
 

@@ -12,7 +12,13 @@ local PROTOCOL = { min = '1.3', max = '1.3' }
 local DIFF_NOT_OPEN = -32011
 -- Added to the sidecar's environment unless the user sets it: glibc then maps each large buffer
 -- on its own and gives it back once freed (docs/bridge-protocol.md, "Framing").
-local ALLOCATOR = { GLIBC_TUNABLES = 'glibc.malloc.mmap_threshold=65536' }
+local ALLOCATOR = 'glibc.malloc.mmap_threshold=65536'
+
+-- What the sidecar's environment adds to Neovim's. NODE_EXTRA_CA_CERTS is emptied: Node would
+-- read and parse those certificates as it starts, and the sidecar makes no TLS connection.
+local function sidecar_env()
+  return { NODE_EXTRA_CA_CERTS = '', GLIBC_TUNABLES = vim.env.GLIBC_TUNABLES or ALLOCATOR }
+end
 
 local function table_or_empty(value)
   return type(value) == 'table' and value or {}
@@ -63,7 +69,7 @@ function Bridge.start(cmd, editor)
     end,
     stderr = editor.log,
     exit = editor.exited,
-  }, vim.env.GLIBC_TUNABLES == nil and ALLOCATOR or nil)
+  }, sidecar_env())
   if not rpc then
     return nil, err
   end

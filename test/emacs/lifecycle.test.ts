@@ -250,22 +250,24 @@ test('quitting Emacs with a diff open: the CLI is told, no discovery file is lef
 );
 
 test(
-  "the sidecar starts with glibc's allocator set to give large buffers back, unless Emacs's environment sets it",
+  "the sidecar starts with glibc's allocator set to give large buffers back unless Emacs's environment sets it, and without extra CA certificates",
   { skip },
   () =>
     withEmacs(async (emacs) => {
-      const sidecarPid = async () =>
-        Number(await emacs.eval("(alist-get 'pid (tandem-status-data))"));
-      assert.equal(
-        processEnvironment(await sidecarPid()).GLIBC_TUNABLES,
-        'glibc.malloc.mmap_threshold=65536',
-      );
+      const sidecarEnvironment = async () =>
+        processEnvironment(Number(await emacs.eval("(alist-get 'pid (tandem-status-data))")));
+      const running = await sidecarEnvironment();
+      assert.equal(running.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
+      assert.equal(running.NODE_EXTRA_CA_CERTS, '');
       await emacs.eval('(setenv "GLIBC_TUNABLES" "glibc.malloc.perturb=0")');
+      await emacs.eval('(setenv "NODE_EXTRA_CA_CERTS" "/etc/ssl/certs/ca-certificates.crt")');
       await emacs.eval('(tandem-mode -1)');
       await emacs.waitForState('stopped');
       await emacs.eval('(tandem-mode 1)');
       await emacs.waitForState('running');
-      assert.equal(processEnvironment(await sidecarPid()).GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+      const restarted = await sidecarEnvironment();
+      assert.equal(restarted.GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+      assert.equal(restarted.NODE_EXTRA_CA_CERTS, '');
     }),
 );
 

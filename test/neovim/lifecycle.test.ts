@@ -245,18 +245,22 @@ describe('Tandem running in Neovim', { skip }, () => {
     );
   });
 
-  test("the sidecar starts with glibc's allocator set to give large buffers back, unless Neovim's environment sets it", async () => {
+  test("the sidecar starts with glibc's allocator set to give large buffers back unless Neovim's environment sets it, and without extra CA certificates", async () => {
     const { pid } = await session.status();
     assert.equal(processEnvironment(pid!).GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
+    assert.equal(processEnvironment(pid!).NODE_EXTRA_CA_CERTS, '');
     await session.lua(`vim.env.GLIBC_TUNABLES = 'glibc.malloc.perturb=0'`);
+    await session.lua(`vim.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt'`);
     try {
       await session.command('TandemStop');
       await session.waitForState('stopped');
       await session.command('TandemStart');
       const restarted = await session.waitForState('running');
-      assert.equal(processEnvironment(restarted.pid!).GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+      const environment = processEnvironment(restarted.pid!);
+      assert.equal(environment.GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+      assert.equal(environment.NODE_EXTRA_CA_CERTS, '');
     } finally {
-      await session.lua('vim.env.GLIBC_TUNABLES = nil');
+      await session.lua('vim.env.GLIBC_TUNABLES = nil; vim.env.NODE_EXTRA_CA_CERTS = nil');
     }
   });
 

@@ -105,21 +105,21 @@ describe('Tandem with Vim', { skip }, () => {
     assert.equal(await scene.vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), String(again.port));
   });
 
-  test("the sidecar starts with glibc's allocator set to give large buffers back, unless Vim's environment sets it", async () => {
-    const running = await scene.vim.waitForState('running');
-    assert.equal(
-      processEnvironment(running.pid!).GLIBC_TUNABLES,
-      'glibc.malloc.mmap_threshold=65536',
-    );
+  test("the sidecar starts with glibc's allocator set to give large buffers back unless Vim's environment sets it, and without extra CA certificates", async () => {
+    const running = processEnvironment((await scene.vim.waitForState('running')).pid!);
+    assert.equal(running.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
+    assert.equal(running.NODE_EXTRA_CA_CERTS, '');
     await scene.vim.ex("let $GLIBC_TUNABLES = 'glibc.malloc.perturb=0'");
+    await scene.vim.ex("let $NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt'");
     try {
       await scene.vim.ex('TandemStop');
       await scene.vim.waitForState('stopped');
       await scene.vim.ex('TandemStart');
-      const restarted = await scene.vim.waitForState('running');
-      assert.equal(processEnvironment(restarted.pid!).GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+      const restarted = processEnvironment((await scene.vim.waitForState('running')).pid!);
+      assert.equal(restarted.GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
+      assert.equal(restarted.NODE_EXTRA_CA_CERTS, '');
     } finally {
-      await scene.vim.ex('unlet $GLIBC_TUNABLES');
+      await scene.vim.ex('unlet $GLIBC_TUNABLES $NODE_EXTRA_CA_CERTS');
     }
   });
 });
