@@ -27,9 +27,10 @@ glibc then maps each large buffer on its own and gives it back once
 freed (docs/bridge-protocol.md in the repository, \"Framing\").")
 
 (defun tandem-bridge--environment ()
-  "The sidecar's environment: Emacs's, with what it adds.
+  "Return the environment to start the sidecar in: Emacs's, changed.
 NODE_EXTRA_CA_CERTS is emptied: Node would read and parse those
-certificates as it starts, and the sidecar makes no TLS connection."
+certificates as it starts, and the sidecar makes no TLS connection.
+`tandem-bridge--allocator' is added unless GLIBC_TUNABLES is set."
   (append (list "NODE_EXTRA_CA_CERTS=")
           (unless (getenv "GLIBC_TUNABLES") (list tandem-bridge--allocator))
           process-environment))
