@@ -2,6 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sidecarEnvironment } from '@tandem/command';
 import { BridgeEditor, realClientIn, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 
 /** The resident memory of process `pid`, in MB. */
@@ -23,12 +24,9 @@ export async function residentSplitMb(pid: number): Promise<{ private: number; s
   };
 }
 
-/**
- * `env` as the editor adapters change it for a sidecar (docs/bridge-protocol.md, "Framing"):
- * glibc's threshold unless `env` sets one, and no extra CA certificates.
- */
+/** `env` as the editor adapters change it for a sidecar. */
 export function asAdaptersStartIt(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=65536', ...env, NODE_EXTRA_CA_CERTS: '' };
+  return { ...env, ...sidecarEnvironment(env) };
 }
 
 /**

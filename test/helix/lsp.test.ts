@@ -12,6 +12,8 @@ import {
   HelixUnderTest,
   helixSkipReason,
   helixVersion,
+  processEnvironment,
+  processesWhere,
   realClientIn,
   Sandbox,
   waitFor,
@@ -69,6 +71,22 @@ describe(
         const state = await client(kind).connect();
         assert.equal(state.status, 'connected', `${kind}: ${state.details}`);
         assert.deepEqual(client(kind).detectedIde, { name: 'helix', displayName: 'Helix' });
+      }
+    });
+
+    test('Helix starts the server with what every editor adds for a sidecar', () => {
+      const servers = processesWhere(
+        (argv, environment) => argv.includes('lsp') && environment.HOME === scene.sandbox.home,
+      );
+      // `--outlive-editor-kill`: the process Helix started, and the server it runs.
+      assert.equal(servers.length, 2, `tandem lsp processes: ${servers.join(', ')}`);
+      for (const pid of servers) {
+        const environment = processEnvironment(pid);
+        assert.equal(environment.NODE_EXTRA_CA_CERTS, '');
+        assert.equal(
+          environment.GLIBC_TUNABLES,
+          process.env.GLIBC_TUNABLES ?? 'glibc.malloc.mmap_threshold=65536',
+        );
       }
     });
 

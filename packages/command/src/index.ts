@@ -9,5 +9,6 @@ export {
 } from './command-args.js';
 export { ProcessHost } from './process-host.js';
 export { runAsProcess } from './run-as-process.js';
+export { sidecarEnvironment } from './sidecar-environment.js';
 export { quotingShellOf, shellQuote, type QuotingShell } from './shell-quote.js';
 export { printable } from './terminal-text.js';

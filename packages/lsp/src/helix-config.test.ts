@@ -33,19 +33,28 @@ test('the servers of `hx --health LANGUAGE`, found or not, without Tandem', () =
 test('the entries: Tandem last with its features, a text language, the languages left out', () => {
   const text = helixConfig(
     [{ name: 'rust', servers: ['rust-analyzer'] }],
-    { command: 'tandem', args: ['lsp'] },
+    { command: 'tandem', args: ['lsp'], environment: { A: '1', B: '' } },
     [{ name: 'python', servers: ['jedi-language-server'] }],
   );
   const tandem =
     '{ name = "tandem", only-features = ["code-action", "workspace-command", "diagnostics"] }';
-  assert.match(text, /\[language-server\.tandem\]\ncommand = "tandem"\nargs = \["lsp"\]/);
+  assert.ok(
+    text.includes(
+      '[language-server.tandem]\ncommand = "tandem"\nargs = ["lsp"]\nenvironment = { A = "1", B = "" }',
+    ),
+    text,
+  );
   assert.ok(text.includes(`name = "rust"\nlanguage-servers = ["rust-analyzer", ${tandem}]`));
   assert.ok(text.includes(`name = "text"\nscope = "text.plain"\nfile-types = ["txt"]`));
   assert.match(text, /^# {3}python \(jedi-language-server\)$/m);
 });
 
 test("the text language named (Helix knows none) is Tandem's own, whole, once", () => {
-  const text = helixConfig([{ name: 'text', servers: [] }], { command: 'tandem', args: ['lsp'] });
+  const text = helixConfig([{ name: 'text', servers: [] }], {
+    command: 'tandem',
+    args: ['lsp'],
+    environment: {},
+  });
   assert.ok(text.includes(`name = "text"\nscope = "text.plain"\nfile-types = ["txt"]`), text);
   assert.equal(text.match(/name = "text"/g)?.length, 1);
 });

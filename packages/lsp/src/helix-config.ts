@@ -19,10 +19,11 @@ export interface HelixLanguage {
   servers: string[];
 }
 
-/** How `languages.toml` starts Tandem. */
+/** How `languages.toml` starts Tandem: `environment` is added to Helix's. */
 export interface ServerCommand {
   command: string;
   args: string[];
+  environment: Record<string, string>;
 }
 
 /** The name of Tandem's server in `languages.toml`. */
@@ -176,6 +177,9 @@ export function helixConfig(
     `[language-server.${SERVER_NAME}]`,
     `command = ${toml(server.command)}`,
     `args = [${server.args.map(toml).join(', ')}]`,
+    `environment = { ${Object.entries(server.environment)
+      .map(([name, value]) => `${name} = ${toml(value)}`)
+      .join(', ')} }`,
     '',
     entries.join('\n\n'),
     '',

@@ -4,6 +4,7 @@ import {
   ProcessHost,
   type CommandIO,
   parseCommandArgs,
+  sidecarEnvironment,
   UsageError,
   withUsage,
 } from '@tandem/command';
@@ -97,15 +98,16 @@ async function helixProgram(env: NodeJS.ProcessEnv): Promise<HelixRunner> {
 
 /**
  * How Helix starts this Tandem: \`tandem lsp\` when it is on PATH, else through Node; in a
- * process Helix does not kill as it quits.
+ * process Helix does not kill as it quits; with what every editor adds for a sidecar.
  */
 async function serverCommand(env: NodeJS.ProcessEnv): Promise<ServerCommand> {
   const args = ['lsp', '--outlive-editor-kill'];
+  const environment = sidecarEnvironment(env);
   const script = process.argv[1];
   if (!script || (await tandemCommandFor(script, env)) === 'tandem') {
-    return { command: 'tandem', args };
+    return { command: 'tandem', args, environment };
   }
-  return { command: process.execPath, args: [await realpath(script), ...args] };
+  return { command: process.execPath, args: [await realpath(script), ...args], environment };
 }
 
 function describe(error: unknown): string {

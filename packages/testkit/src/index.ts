@@ -66,7 +66,7 @@ export * from './conformance/adapter-conformance.js';
 export * from './conformance/cli-scenarios.js';
 export * from './conformance/hostile-paths.js';
 export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
-export { processEnvironment } from './process-environment.js';
+export { processEnvironment, processesWhere } from './process-environment.js';
 export { shellQuote } from '@tandem/command';
 
 /** A real client of `kind` in the sandbox: its workspace as the cwd, its private folders. */
