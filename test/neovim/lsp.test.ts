@@ -3,8 +3,16 @@
  * through the adapter conformance suite of @tandem/testkit, judged by the real clients. Older
  * Neovim has no `vim.lsp.config`: this file says so and runs nothing there.
  */
+import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultEditor, neovimLspDriver, runAdapterConformance } from '@tandem/testkit';
+import {
+  defaultEditor,
+  neovimLspDriver,
+  processEnvironment,
+  processesWhere,
+  runAdapterConformance,
+  Sandbox,
+} from '@tandem/testkit';
 
 const nvim = defaultEditor('nvim').editor;
 const [major = 0, minor = 0] = (nvim?.version ?? '').split('.').map(Number);
@@ -18,5 +26,27 @@ if (tooOld) {
   console.log(`# skipping: ${tooOld}`);
   test(`${nvim?.name}'s LSP client`, { skip: tooOld }, () => undefined);
 } else {
-  runAdapterConformance(neovimLspDriver(nvim));
+  const driver = neovimLspDriver(nvim);
+  runAdapterConformance(driver);
+
+  test(
+    `${driver.name} starts tandem lsp with the README's environment`,
+    { skip: driver.skip },
+    async () => {
+      const sandbox = new Sandbox();
+      const editor = await driver.start(sandbox);
+      try {
+        const servers = processesWhere(
+          (argv, environment) => argv.includes('lsp') && environment.HOME === sandbox.home,
+        );
+        assert.equal(servers.length, 1, `tandem lsp processes: ${servers.join(', ')}`);
+        const environment = processEnvironment(servers[0]!);
+        assert.equal(environment.NODE_EXTRA_CA_CERTS, '');
+        assert.equal(environment.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
+      } finally {
+        await editor.close();
+        sandbox.remove();
+      }
+    },
+  );
 }
