@@ -59,7 +59,8 @@ end
 ---   wrote the file.
 --- @return table|nil bridge, string|nil error
 function Bridge.start(cmd, editor)
-  local self = setmetatable({ editor = editor }, Bridge)
+  -- The last selected text sent, and its JSON.
+  local self = setmetatable({ editor = editor, selection_sent = { '', '""' } }, Bridge)
   local rpc, err = Rpc.start(cmd, {
     request = function(method, params)
       return self:_request(method, params)
@@ -170,7 +171,17 @@ end
 
 --- `character` counts Unicode code points, 1-based; `selected_text` only with a selection.
 function Bridge:cursor_changed(path, line, character, selected_text)
-  self.rpc:notify('cursor/changed', { path = path, line = line, character = character, selectedText = selected_text })
+  local params = { path = path, line = line, character = character }
+  if selected_text == nil then
+    self.rpc:notify('cursor/changed', params)
+    return
+  end
+  -- A selection that changes past the limit keeps its text, up to 16 KB: encoded once.
+  if selected_text ~= self.selection_sent[1] then
+    self.selection_sent = { selected_text, vim.json.encode(selected_text) }
+  end
+  local json = vim.json.encode(params)
+  self.rpc:notify_encoded('cursor/changed', json:sub(1, -2) .. ',"selectedText":' .. self.selection_sent[2] .. '}')
 end
 
 -- Sends a diff's answer; `callback(err)` once it was taken (err nil) or refused:

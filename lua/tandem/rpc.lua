@@ -4,6 +4,9 @@ Rpc.__index = Rpc
 
 local SERVER_ERROR = -32000
 local METHOD_NOT_FOUND = -32601
+-- Every message names the version; a notification whose params are JSON already starts so.
+local VERSION = '2.0'
+local NOTIFICATION_START = '{"jsonrpc":' .. vim.json.encode(VERSION) .. ',"method":'
 
 --- Starts `cmd`, with `env` added to Neovim's environment, and talks to it.
 --- @param cmd string[]
@@ -65,11 +68,16 @@ function Rpc:pid()
 end
 
 function Rpc:_send(message)
+  message.jsonrpc = VERSION
+  return self:_write(vim.json.encode(message) .. '\n')
+end
+
+-- Writes `line`, one message and its line break.
+function Rpc:_write(line)
   if not self.running then
     return false
   end
-  message.jsonrpc = '2.0'
-  return vim.fn.chansend(self.job, vim.json.encode(message) .. '\n') > 0
+  return vim.fn.chansend(self.job, line) > 0
 end
 
 --- Sends a request; `callback(err, result)` runs once, with the reply or the reason none came.
@@ -86,6 +94,11 @@ end
 
 function Rpc:notify(method, params)
   self:_send({ method = method, params = params })
+end
+
+--- Sends a notification whose params are JSON already.
+function Rpc:notify_encoded(method, params_json)
+  self:_write(NOTIFICATION_START .. vim.json.encode(method) .. ',"params":' .. params_json .. '}\n')
 end
 
 function Rpc:_reply(id, result, err)
