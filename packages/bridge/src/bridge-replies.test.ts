@@ -13,6 +13,7 @@ import {
   BridgeEditor,
   callMcpTool,
   openMcpSession,
+  openMcpStream,
   realClientIn,
   Sandbox,
   waitFor,
@@ -93,7 +94,7 @@ describe('tandem bridge and diff replies that never come, or come wrong', () => 
     assert.equal(editor.process.exitCode, null);
   }
 
-  it(`${UNANSWERED} diffs the editor never answers: each openDiff fails at the deadline, the heap is given back, and a diff is shown and accepted afterwards`, async () => {
+  it(`${UNANSWERED} diffs the editor never answers: each openDiff fails at the deadline, the heap is given back, and a diff is shown and accepted afterwards`, async (t) => {
     policy = 'ignore';
     // The real client first (it loads what stays loaded): its openDiff fails with the reason.
     const warmUp = gemini.openDiff(join(sandbox.workspace, 'warm-up.txt'), 'x\n', 10_000);
@@ -104,6 +105,9 @@ describe('tandem bridge and diff replies that never come, or come wrong', () => 
     // A real client holds one diff at a time: the flood comes from one session as the engine
     // allows it, distinct files, all at once.
     const sessionId = await openMcpSession(port, token);
+    // With its stream open, however long the floods take on a busy machine.
+    const closeStream = await openMcpStream(port, token, sessionId);
+    t.after(closeStream);
     // 32 KiB each: a thousand kept would hold 32 MiB, well above what a busy heap varies by
     // between two floods (up to 5 MiB seen in a full suite).
     const proposal = 'proposed line\n'.repeat(2400);

@@ -17,6 +17,7 @@ export {
   idleSockets,
   mcpHeaders,
   openMcpSession,
+  openMcpStream,
   rawRequest,
   type RawReply,
   type RawRequest,

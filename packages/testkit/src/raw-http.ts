@@ -87,6 +87,24 @@ export async function openMcpSession(port: number, token: string): Promise<strin
 }
 
 /**
+ * Opens a session's event stream as a CLI does, so that the companion keeps the session however
+ * long the test takes; the stream stays open until the returned function is called.
+ */
+export async function openMcpStream(
+  port: number,
+  token: string,
+  sessionId: string,
+): Promise<() => void> {
+  const closing = new AbortController();
+  const stream = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    headers: mcpHeaders(token, sessionId),
+    signal: closing.signal,
+  });
+  void stream.body?.pipeTo(new WritableStream()).catch(() => undefined);
+  return () => closing.abort();
+}
+
+/**
  * Calls the tool `name` on an MCP session as a CLI does, without its event stream; resolves
  * with the reply's text as the server sent it.
  */

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { ConnectionCap } from './connection-cap.js';
+import { closeIdleConnections } from './idle-connections.js';
 import { Headers, Request, type WebResponse } from './fetch-messages.js';
 import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
 import { listenOnLoopback, readBodyWithin } from './loopback.js';
@@ -26,6 +27,13 @@ export interface McpListenerOptions {
 
 /** A connection must have sent its request's headers within this. */
 const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * How long an idle connection is kept. The CLIs' fetch stops reusing one after 4 s (its default,
+ * as the listener sends no keep-alive time): closing long after it, not at Node's 5 s, leaves no
+ * moment when a busy client sends its next request on a connection the listener is closing.
+ * Idle connections are few (the connection cap ends the oldest when they are not).
+ */
+const IDLE_CONNECTION_MS = 60_000;
 
 /**
  * The HTTP listener on 127.0.0.1, port 0. Every request passes the guards before any byte of
@@ -52,6 +60,7 @@ export class McpListener {
       (req) => this.guard !== undefined && !checkRequest(req.headers, this.guard),
     );
     this.server.headersTimeout = HEADERS_TIMEOUT_MS;
+    closeIdleConnections(this.server, IDLE_CONNECTION_MS);
   }
 
   get port(): number {
