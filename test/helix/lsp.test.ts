@@ -74,6 +74,27 @@ describe(
       }
     });
 
+    test("Tandem's warnings (IDE mode off, Qwen Code's approval mode) reach Helix as messages, each once", async () => {
+      const told = (entry: { direction: string; message: { method?: string } }) =>
+        entry.direction === 'received' && entry.message.method === 'window/showMessage';
+      const text = (entry: { message: { params?: unknown } }) =>
+        (entry.message.params as { message: string }).message;
+      await scene.helix.helix.waitForLsp(
+        "the warnings about both CLIs' settings",
+        (entry) => told(entry) && /approval mode/.test(text(entry)),
+      );
+      const messages = scene.helix.helix
+        .lspLog()
+        .filter((entry) => entry.server === 'tandem' && told(entry))
+        .map(text);
+      for (const cli of ['Gemini CLI', 'Qwen Code']) {
+        const ideModeOff = messages.filter((each) => each.includes(`IDE mode is off in ${cli}`));
+        assert.equal(ideModeOff.length, 1, messages.join('\n'));
+        assert.match(ideModeOff[0] as string, /^Tandem: .*Type \/ide enable/);
+      }
+      assert.equal(new Set(messages).size, messages.length, messages.join('\n'));
+    });
+
     test('Helix starts the server with what every editor adds for a sidecar', () => {
       const servers = processesWhere(
         (argv, environment) => argv.includes('lsp') && environment.HOME === scene.sandbox.home,
@@ -125,6 +146,10 @@ describe(
         status: 'accepted',
         content: 'first line\nPROPOSED\nedited in Helix\n',
       });
+      // Helix does not reload the file the CLI writes: the proposal says how.
+      await scene.helix.helix.waitForLsp('the proposal to say how to see the new text', (entry) =>
+        JSON.stringify(entry.message.params ?? '').includes(':reload in Helix'),
+      );
       // The client writes the file; Tandem never does.
       assert.equal(
         readFileSync(file('notes.txt'), 'utf8'),

@@ -84,6 +84,7 @@ export {
   readBodyWithin,
 } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
+export { clientLabel } from './mcp/client-name.js';
 export {
   invalidity as notificationInvalidity,
   type IdeContext,

@@ -13,7 +13,7 @@ test('--help prints the usage, status 0', () => {
   assert.equal(run.status, 0);
   assert.match(
     run.stdout,
-    /^Usage: tandem lsp \[--outlive-editor-kill\]\n {7}tandem lsp --config helix \[LANGUAGE\.\.\.\]/,
+    /^Usage: tandem lsp \[--outlive-editor-kill\]\n {7}tandem lsp --config helix \[--write\] \[LANGUAGE\.\.\.\]/,
   );
 });
 
@@ -22,6 +22,7 @@ test('usage errors: status 2, with the reason and the usage on stderr', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['--config', 'vim'], /--config knows helix, not "vim"/],
     [['rust'], /unexpected argument rust/],
+    [['--write'], /--write goes with --config helix/],
   ] as const) {
     const run = tandem('lsp', ...args);
     assert.equal(run.status, 2, run.stderr);

@@ -1,5 +1,6 @@
-import { realpath } from 'node:fs/promises';
-import { stderrLogger, tandemCommandFor } from '@tandem/core';
+import { readFile, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { stderrLogger, tandemCommandFor, writeFileAtomic } from '@tandem/core';
 import {
   ProcessHost,
   type CommandIO,
@@ -9,18 +10,22 @@ import {
   withUsage,
 } from '@tandem/command';
 import {
-  checkedLanguages,
-  helixConfig,
-  helixLanguages,
-  helixRunner,
-  type HelixRunner,
-  type ServerCommand,
+  checkedSection,
+  findHelix,
+  HelixNotFoundError,
+  HelixRefusedError,
 } from './helix-config.js';
+import {
+  helixLanguagesFile,
+  LanguagesFileError,
+  withTandemSection,
+  type ServerCommand,
+} from './helix-languages-toml.js';
 import { LspServer, STOP_WITHIN_MS } from './lsp-server.js';
 import { serveBeyondKill } from './outlive-kill.js';
 
 export const lspUsage = `Usage: tandem lsp [--outlive-editor-kill]
-       tandem lsp --config helix [LANGUAGE...]
+       tandem lsp --config helix [--write] [LANGUAGE...]
 
 Runs the language server that an editor's LSP client starts, one per editor window (Helix,
 Sublime Text, Zed, JetBrains IDEs with LSP4IJ, Kakoune, Neovim, Emacs eglot, ...). It speaks
@@ -33,7 +38,9 @@ proposal file. Save it to accept (with your edits), close it unsaved to reject.
 --config helix prints the languages.toml entries that add Tandem to Helix's languages (all of
 them, or those named), each keeping the language servers Helix has for it (read from
 \`hx --health\`), plus a "text" language for .txt files. Helix 25 has no server for every
-language, so each language needs its entry.
+language, so each language needs its entry. With --write, they go into Helix's own
+languages.toml (~/.config/helix, or $XDG_CONFIG_HOME/helix), in a section of their own that
+each run rewrites, the rest of the file kept as it was; Helix reads it as it starts.
 
 It exits, rejecting open diffs and removing its files, on \`shutdown\` and \`exit\`, when stdin
 closes, when the editor's process dies, and on SIGINT, SIGTERM or SIGHUP.
@@ -49,11 +56,16 @@ export function lspCommand(argv: string[], io: CommandIO): Promise<number> {
   return withUsage('lsp', lspUsage, io, async () => {
     const { values, positionals } = parseCommandArgs(
       argv,
-      { config: { type: 'string' }, 'outlive-editor-kill': { type: 'boolean' } },
+      {
+        config: { type: 'string' },
+        write: { type: 'boolean' },
+        'outlive-editor-kill': { type: 'boolean' },
+      },
       true,
     );
     if (values.config === undefined) {
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+      if (values.write) throw new UsageError('--write goes with --config helix');
       const script = process.argv[1];
       if (values['outlive-editor-kill'] && script) return serveBeyondKill(script);
       return runServer(io);
@@ -61,38 +73,57 @@ export function lspCommand(argv: string[], io: CommandIO): Promise<number> {
     if (values.config !== 'helix') {
       throw new UsageError(`--config knows helix, not ${JSON.stringify(values.config)}`);
     }
-    return printHelixConfig(positionals, io);
+    return helixConfig(positionals, values.write ?? false, io);
   });
 }
 
-async function printHelixConfig(only: string[], io: CommandIO): Promise<number> {
-  const server = await serverCommand(io.env);
+/** `--config helix`: Tandem's section, printed or written into Helix's `languages.toml`. */
+async function helixConfig(only: string[], write: boolean, io: CommandIO): Promise<number> {
+  const file = helixLanguagesFile(io.env, io.env.HOME || homedir());
   try {
-    const run = await helixProgram(io.env);
-    const { kept, lost } = await checkedLanguages(run, await helixLanguages(run, only), server);
-    if (lost.length > 0) {
-      const names = lost.map(({ name }) => name).join(', ');
+    const run = await findHelix(io.env);
+    // A linked file (dotfiles) is written where it lies, and stays linked.
+    const target = await realpath(file).catch(() => file);
+    const before = await textOf(target);
+    const checked = await checkedSection(run, before, await serverCommand(io.env), only);
+    if (checked.lost.length > 0) {
+      const names = checked.lost.map(({ name }) => name).join(', ');
       io.stderr.write(`tandem lsp: left out ${names}: see the comment at the top\n`);
     }
-    io.stdout.write(helixConfig(kept, server, lost));
+    if (!write) {
+      io.stdout.write(checked.section);
+      return 0;
+    }
+    if ((await textOf(target)) !== before) {
+      throw new LanguagesFileError('it changed while Helix was asked: run this again');
+    }
+    await writeFileAtomic(target, withTandemSection(before, checked.section));
+    io.stderr.write(
+      `tandem lsp: Tandem's section of ${file} adds Tandem to ${checked.languages} languages; ` +
+        'Helix reads it as it starts.\n',
+    );
     return 0;
   } catch (error) {
-    io.stderr.write(
-      `tandem lsp: cannot ask Helix for its languages (\`hx --health\`): ${describe(error)}\n`,
-    );
+    if (error instanceof LanguagesFileError) {
+      io.stderr.write(`tandem lsp: ${file} is left as it was: ${error.message}\n`);
+    } else if (error instanceof HelixNotFoundError || error instanceof HelixRefusedError) {
+      io.stderr.write(`tandem lsp: ${error.message}\n`);
+    } else {
+      io.stderr.write(
+        `tandem lsp: cannot ask Helix for its languages (\`hx --health\`): ${describe(error)}\n`,
+      );
+    }
     return 1;
   }
 }
 
-/** Helix as \`hx\`, or as \`helix\` (its name on some systems). */
-async function helixProgram(env: NodeJS.ProcessEnv): Promise<HelixRunner> {
-  const hx = helixRunner('hx', env);
+/** The text of `file`, '' when there is none. */
+async function textOf(file: string): Promise<string> {
   try {
-    await hx(['--version']);
-    return hx;
+    return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-    return helixRunner('helix', env);
+    if ((error as { code?: string }).code === 'ENOENT') return '';
+    throw error;
   }
 }
 

@@ -2,11 +2,19 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { ConnectionCap, Engine, isProcessAlive, tandemCommandFor, type Logger } from '@tandem/core';
+import {
+  ConnectionCap,
+  Engine,
+  isProcessAlive,
+  tandemCommandFor,
+  type CompanionWarning,
+  type Logger,
+} from '@tandem/core';
 import {
   createConnection,
   DidChangeWorkspaceFoldersNotification,
   ErrorCodes,
+  MessageType,
   ResponseError,
   TextDocumentSyncKind,
   type Connection,
@@ -26,6 +34,7 @@ import { OpenDocuments } from './documents.js';
 import { editorFrom, workspaceFrom, filePath } from './editor-identity.js';
 import { chooseEncoding } from './positions.js';
 import { Proposals } from './proposals.js';
+import { WarningMessages } from './warning-messages.js';
 
 /** How often the editor's process is looked for: gone, the server ends within 1.5 s. */
 const EDITOR_WATCH_MS = 500;
@@ -69,6 +78,15 @@ export class LspServer {
   readonly done = new Promise<string>((resolve) => (this.resolveDone = resolve));
   /** How the user runs Tandem, for the warnings: looked up while `initialize` is on its way. */
   private readonly tandemCommand = tandemCommandFor(process.argv[1], process.env);
+  /** The engine's warnings, told the user as they appear (the first list once initialized). */
+  private readonly warnings = new WarningMessages((message) =>
+    notifyQuietly(() =>
+      this.connection.sendNotification('window/showMessage', {
+        type: MessageType.Warning,
+        message,
+      }),
+    ),
+  );
 
   constructor(
     input: Readable,
@@ -132,6 +150,7 @@ export class LspServer {
   private handleRequests(): void {
     const connection = this.connection;
     connection.onInitialize((params) => this.initialize(params));
+    connection.onInitialized(() => this.with((s) => this.warnings.changed(s.engine.warnings())));
     connection.onShutdown(() => this.cleanUp('shutdown'));
 
     connection.onDidOpenTextDocument((params) =>
@@ -307,6 +326,7 @@ export class LspServer {
       ) => notifyQuietly(() => connection.sendDiagnostics({ uri, diagnostics })),
       showMessage: (type: number, message: string) =>
         notifyQuietly(() => connection.sendNotification('window/showMessage', { type, message })),
+      warningsChanged: (warnings: CompanionWarning[]) => this.warnings.changed(warnings),
       ask: async (message: string, actions: string[]) => {
         const picked = await connection.window.showInformationMessage(
           message,

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
+  CompanionWarning,
   DiffAnswer,
   DiffClosedNotice,
   DiffOutcomeNotice,
@@ -24,6 +25,8 @@ export interface ProposalEditor extends PageAnnouncer {
   showDocument(uri: string, line: number): Promise<boolean>;
   publishDiagnostics(uri: string, diagnostics: Diagnostic[]): void;
   showMessage(type: MessageType, message: string): void;
+  /** The engine's warnings changed. */
+  warningsChanged(warnings: CompanionWarning[]): void;
 }
 
 /**
@@ -169,6 +172,10 @@ export class Proposals implements EditorPort {
     this.log.info(outcome.message);
   }
 
+  warningsChanged(warnings: CompanionWarning[]): void {
+    this.editor.warningsChanged(warnings);
+  }
+
   /**
    * The editor opened `uri`: a proposal gets its marks again, since a client may drop the
    * diagnostics of a document it has not opened (eglot keeps them for its list alone).
@@ -258,7 +265,9 @@ export class Proposals implements EditorPort {
     if (answer.ok) {
       this.settle(
         proposal,
-        `Accepted: ${proposal.diff.client.name} writes ${this.fileName(proposal)}. You may close this proposal.`,
+        `Accepted: ${proposal.diff.client.name} writes ${this.fileName(proposal)}; an editor that ` +
+          'does not reload it by itself shows its old text until you reload it (:reload in ' +
+          'Helix). You may close this proposal.',
       );
     } else if (answer.code === 'not-open') {
       this.settle(proposal, `This proposal is no longer open: ${answer.message}`);

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { Engine, type ConnectedClient, type EngineOptions, type Logger } from '@tandem/core';
+import {
+  clientLabel,
+  Engine,
+  type ConnectedClient,
+  type EngineOptions,
+  type Logger,
+} from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
 import { DiffViews } from './diff-views.js';
 import { InspectCommands } from './inspect-commands.js';
@@ -136,9 +142,7 @@ export class WindowCompanion implements vscode.Disposable {
 
   private clientsChanged(clients: ConnectedClient[]): void {
     this.status.show(clients, this.engine?.port);
-    this.log.info(
-      `connected: ${clients.map((c) => `${c.name} ${c.version}`).join(', ') || 'none'}`,
-    );
+    this.log.info(`connected: ${clients.map(clientLabel).join(', ') || 'none'}`);
   }
 
   private workspaceChanged(): void {

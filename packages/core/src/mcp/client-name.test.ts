@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeClient } from './client-name.js';
+import { clientLabel, describeClient } from './client-name.js';
 
 test('Gemini CLI is named with its version; Qwen Code without the fixed one it reports', () => {
   const gemini = describeClient(
@@ -15,4 +15,9 @@ test('Gemini CLI is named with its version; Qwen Code without the fixed one it r
     version: '2',
   });
   assert.deepEqual(describeClient(undefined, undefined), { name: 'unknown', version: '' });
+});
+
+test('a client for people: its version after its name, and no space when it states none', () => {
+  assert.equal(clientLabel({ name: 'Gemini CLI', version: '0.61.0' }), 'Gemini CLI 0.61.0');
+  assert.equal(clientLabel({ name: 'Qwen Code', version: '' }), 'Qwen Code');
 });

@@ -17,3 +17,8 @@ export function describeClient(
   }
   return { name: 'Gemini CLI', version };
 }
+
+/** A client for people: its name, then its version when it states one ("Qwen Code"). */
+export function clientLabel({ name, version }: { name: string; version: string }): string {
+  return version === '' ? name : `${name} ${version}`;
+}

@@ -4,6 +4,7 @@ import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import { Response, type Request, type WebResponse } from '../http/fetch-messages.js';
 import type { Logger } from '../log.js';
+import { clientLabel } from './client-name.js';
 import type { ClientSession, DiffTools, SessionHost } from './client-session.js';
 
 type SessionModule = typeof import('./client-session.js');
@@ -133,8 +134,7 @@ export class SessionHub implements SessionHost {
   }
 
   sessionReady(session: ClientSession): void {
-    const { name, version } = session.client;
-    this.options.log.info(`${name} ${version} connected (${session.id})`);
+    this.options.log.info(`${clientLabel(session.client)} connected (${session.id})`);
     this.clientsChanged();
   }
 
