@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { ConnectionCap } from './connection-cap.js';
@@ -37,6 +37,8 @@ export class McpListener {
   private guard: GuardOptions | undefined;
   /** Responses still being written, so that closing lets their last bytes out. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** How many requests each connection has made (their headers came whole). */
+  private readonly requestsOn = new WeakMap<Socket, number>();
   constructor(private readonly options: McpListenerOptions) {
     this.server = createServer((req, res) => {
       this.serve(req, res).catch((error: unknown) => {
@@ -46,12 +48,31 @@ export class McpListener {
       });
     });
     this.server.on('clientError', (_error, socket) => socket.destroy());
+    // An idle keep-alive connection's time is up: Node would end it at once.
+    this.server.on('timeout', (socket: Socket) => this.endUnlessRequested(socket));
+    this.server.on('request', (req: IncomingMessage) => {
+      this.requestsOn.set(req.socket, (this.requestsOn.get(req.socket) ?? 0) + 1);
+    });
     // A connection that carried the token gives way last.
     (options.connections ?? new ConnectionCap()).guard(
       this.server,
       (req) => this.guard !== undefined && !checkRequest(req.headers, this.guard),
     );
     this.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  }
+
+  /**
+   * Ends an idle connection whose time is up, unless a request comes in the reads now due.
+   * After the process was stopped (SIGSTOP, an editor suspended with Ctrl-Z) Node's timers run
+   * before it reads what the clients sent meanwhile: a CLI whose request came during the stop,
+   * on a connection idle for a few seconds, would lose it, and its IDE mode with it.
+   */
+  private endUnlessRequested(socket: Socket): void {
+    const before = this.requestsOn.get(socket) ?? 0;
+    // setImmediate runs after the reads of this turn of the event loop.
+    setImmediate(() => {
+      if ((this.requestsOn.get(socket) ?? 0) === before) socket.destroy();
+    });
   }
 
   get port(): number {
