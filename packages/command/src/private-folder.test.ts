@@ -114,4 +114,16 @@ describe('a private folder', () => {
     assert.match(privateFolderProblem(join(loop, 'x'))!, /too many links/);
     assert.match(privateFolderProblem('relative/folder')!, /not an absolute path/);
   });
+
+  it('is only made where there are no user ids (Windows)', () => {
+    const getuid = Object.getOwnPropertyDescriptor(process, 'getuid')!;
+    Object.defineProperty(process, 'getuid', { value: undefined, configurable: true });
+    try {
+      const folder = join(base, 'made', 'whole');
+      assert.equal(makePrivateFolder(folder), undefined);
+      assert.ok(statSync(folder).isDirectory());
+    } finally {
+      Object.defineProperty(process, 'getuid', getuid);
+    }
+  });
 });

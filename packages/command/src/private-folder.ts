@@ -35,24 +35,37 @@ export function privateFolderProblem(folder: string): string | undefined {
  * under a folder that fails: not in another user's home, not in a folder others can swap.
  */
 export function makePrivateFolder(folder: string): string | undefined {
+  // Without user ids (Windows) there is nothing to check: the folder is only made.
+  if (process.getuid === undefined) return madeWhole(folder);
   const checked = check(folder);
   if (checked.problem !== undefined) return checked.problem;
   for (const made of checked.missing) {
     try {
       mkdirSync(made, { mode: 0o700 });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
       // Another process may have made it meanwhile: it is judged below as any folder is.
-      if (code !== 'EEXIST') return `${made} cannot be created (${code ?? String(error)})`;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return notMade(made, error);
     }
   }
   return privateFolderProblem(folder);
 }
 
+function madeWhole(folder: string): string | undefined {
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    return undefined;
+  } catch (error) {
+    return notMade(folder, error);
+  }
+}
+
+function notMade(folder: string, error: unknown): string {
+  return `${folder} cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+}
+
 /** The walk: a problem, or the folders still to make (outermost first). */
 function check(folder: string): Checked {
   const uid = process.getuid?.();
-  // Without user ids (Windows) there is nothing to check.
   if (uid === undefined) return { missing: [] };
   if (!isAbsolute(folder)) return { problem: `${folder} is not an absolute path` };
   const pending = parts(folder);
