@@ -152,8 +152,10 @@ export class DiscoveryFiles {
       try {
         await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
       } catch (error) {
-        // The file written before, if any, stays: its port and token still connect.
-        this.failed(path, `could not write ${path}: ${(error as Error).message}`);
+        // The file written before, if any, stays: its port and token still connect. The code
+        // alone: the message names a temporary file, new at each try.
+        const { code, message } = error as NodeJS.ErrnoException;
+        this.failed(path, `could not write ${path}: ${code ?? message}`);
         continue;
       }
       current.push(path);
