@@ -48,14 +48,21 @@ nil: the one built in this package's repository, if any, that is
       (expand-file-name tandem-sidecar-script) ; Node takes `~/' literally.
     (expand-file-name "../packages/cli/dist/tandem.js" tandem-sidecar--directory)))
 
+(defun tandem-sidecar--file (program)
+  "PROGRAM with `~' and a relative folder expanded; a bare name as it is.
+A shell quotes the `~' of a line that names it: `tandem-env' gives such lines."
+  (if (file-name-directory program) (expand-file-name program) program))
+
 (defun tandem-sidecar--tandem ()
   "The `tandem' command as a list, or nil when there is none."
-  (cond
-   ((stringp tandem-program) (list tandem-program))
-   (tandem-program)
-   ((or tandem-sidecar-script (file-readable-p (tandem-sidecar--script)))
-    (list tandem-node-program (tandem-sidecar--script)))
-   ((executable-find "tandem") (list (executable-find "tandem")))))
+  (let ((tandem
+         (cond
+          ((stringp tandem-program) (list tandem-program))
+          (tandem-program)
+          ((or tandem-sidecar-script (file-readable-p (tandem-sidecar--script)))
+           (list tandem-node-program (tandem-sidecar--script)))
+          ((executable-find "tandem") (list (executable-find "tandem"))))))
+    (and tandem (cons (tandem-sidecar--file (car tandem)) (cdr tandem)))))
 
 (defun tandem-sidecar-program (&rest args)
   "The command line of the `tandem' program with ARGS."

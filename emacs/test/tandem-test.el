@@ -77,6 +77,34 @@ neither, the problem names both ways to get one."
     (should (equal (tandem-env-line)
                    "eval \"$(node /opt/my\\ tandem/tandem.js env --cwd /tmp)\""))))
 
+(ert-deftest tandem-test-program-under-home ()
+  "A program named with `~' is expanded, so that the `tandem-env' line runs when pasted."
+  (let* ((home (file-name-as-directory (make-temp-file "tandem-home-" t)))
+         (process-environment (cons (concat "HOME=" home) process-environment))
+         (default-directory "/tmp/")
+         (tandem--session nil))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name "bin" home))
+          (write-region "#!/bin/sh\necho 'echo pasted'\n" nil
+                        (expand-file-name "bin/tandem" home) nil 'silent)
+          (set-file-modes (expand-file-name "bin/tandem" home) #o755)
+          (let ((tandem-program "~/bin/tandem"))
+            (should (equal (tandem-command) (list (expand-file-name "bin/tandem" home) "bridge")))
+            (should-not (string-match-p "~" (tandem-env-line)))
+            (should (equal (with-output-to-string
+                             (call-process "sh" nil standard-output nil "-c" (tandem-env-line)))
+                           "pasted\n")))
+          (let ((tandem-program '("~/bin/node" "/opt/tandem.js")))
+            (should (equal (car (tandem-command)) (expand-file-name "bin/node" home))))
+          (let ((tandem-program nil)
+                (tandem-node-program "~/bin/node")
+                (tandem-sidecar-script "/opt/tandem.js"))
+            (should (equal (car (tandem-command)) (expand-file-name "bin/node" home))))
+          (let ((tandem-program "tandem"))
+            (should (equal (car (tandem-command)) "tandem"))))
+      (delete-directory home t))))
+
 (ert-deftest tandem-test-warnings ()
   "The engine's warnings are kept, shown once when they change, and mark the mode line."
   (let* ((session (tandem-session--make :state 'running))

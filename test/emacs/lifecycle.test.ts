@@ -250,10 +250,10 @@ test('quitting Emacs with a diff open: the CLI is told, no discovery file is lef
 );
 
 test(
-  "the sidecar starts with glibc's allocator set to give large buffers back unless Emacs's environment sets it, and without extra CA certificates",
+  "the sidecar starts with glibc's allocator set to give large buffers back unless Emacs's environment sets it, and without extra CA certificates; terminals and CLIs keep the user's",
   { skip },
   () =>
-    withEmacs(async (emacs) => {
+    withEmacs(async (emacs, sandbox) => {
       const sidecarEnvironment = async () =>
         processEnvironment(Number(await emacs.eval("(alist-get 'pid (tandem-status-data))")));
       const running = await sidecarEnvironment();
@@ -268,6 +268,16 @@ test(
       const restarted = await sidecarEnvironment();
       assert.equal(restarted.GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
       assert.equal(restarted.NODE_EXTRA_CA_CERTS, '');
+      // Only the sidecar goes without them: a CLI may well need the user's certificates.
+      await emacs.eval(
+        '(progn (setq tandem-gemini-command "printenv NODE_EXTRA_CA_CERTS > cli-certificates.out") (tandem-run-gemini))',
+      );
+      const out = path.join(sandbox.workspace, 'cli-certificates.out');
+      const text = await waitFor('the CLI to write its certificates', () => {
+        const text = existsSync(out) ? readFileSync(out, 'utf8') : '';
+        return text.endsWith('\n') ? text : undefined;
+      });
+      assert.equal(text, '/etc/ssl/certs/ca-certificates.crt\n');
     }),
 );
 

@@ -40,7 +40,10 @@ describe('Tandem running in Neovim', { skip }, () => {
   before(async () => {
     sandbox = new Sandbox();
     session = await NeovimSession.start(sandbox, {
-      tandem: `{ terminal = { clis = { probe = { 'sh', '-c', 'printenv QWEN_CODE_IDE_SERVER_PORT > cli.out' } } } }`,
+      tandem: `{ terminal = { clis = {
+        probe = { 'sh', '-c', 'printenv QWEN_CODE_IDE_SERVER_PORT > cli.out' },
+        certificates = { 'sh', '-c', 'printenv NODE_EXTRA_CA_CERTS > cli-certificates.out' },
+      } } }`,
     });
   });
 
@@ -117,7 +120,7 @@ describe('Tandem running in Neovim', { skip }, () => {
   test(':Tandem with an unknown CLI says which ones it knows', async () => {
     await assert.rejects(
       session.command('Tandem nosuchcli'),
-      /unknown CLI "nosuchcli": :Tandem takes one of gemini, probe, qwen/,
+      /unknown CLI "nosuchcli": :Tandem takes one of certificates, gemini, probe, qwen/,
     );
   });
 
@@ -245,7 +248,7 @@ describe('Tandem running in Neovim', { skip }, () => {
     );
   });
 
-  test("the sidecar starts with glibc's allocator set to give large buffers back unless Neovim's environment sets it, and without extra CA certificates", async () => {
+  test("the sidecar starts with glibc's allocator set to give large buffers back unless Neovim's environment sets it, and without extra CA certificates; terminals and CLIs keep the user's", async () => {
     const { pid } = await session.status();
     assert.equal(processEnvironment(pid!).GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
     assert.equal(processEnvironment(pid!).NODE_EXTRA_CA_CERTS, '');
@@ -259,6 +262,17 @@ describe('Tandem running in Neovim', { skip }, () => {
       const environment = processEnvironment(restarted.pid!);
       assert.equal(environment.GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
       assert.equal(environment.NODE_EXTRA_CA_CERTS, '');
+      // Only the sidecar goes without them: a CLI may well need the user's certificates.
+      const terminal = path.join(sandbox.workspace, 'terminal-certificates.out');
+      await session.command(`terminal printenv NODE_EXTRA_CA_CERTS > ${terminal}`);
+      assert.equal(await fileText(terminal), '/etc/ssl/certs/ca-certificates.crt\n');
+      await session.command('bwipeout!');
+      await session.command('Tandem certificates');
+      assert.equal(
+        await fileText(path.join(sandbox.workspace, 'cli-certificates.out')),
+        '/etc/ssl/certs/ca-certificates.crt\n',
+      );
+      await session.command('bwipeout!');
     } finally {
       await session.lua('vim.env.GLIBC_TUNABLES = nil; vim.env.NODE_EXTRA_CA_CERTS = nil');
     }

@@ -32,7 +32,11 @@ describe('Tandem with Vim', { skip }, () => {
 
   before(async () => {
     scene.sandbox = new Sandbox();
-    scene.vim = await VimSession.start(scene.sandbox);
+    scene.vim = await VimSession.start(scene.sandbox, {
+      before: [
+        `let g:tandem_clis = {'certificates': ['sh', '-c', 'printenv NODE_EXTRA_CA_CERTS > cli-certificates.out']}`,
+      ],
+    });
     scene.status = await scene.vim.waitForState('running');
   });
   after(async () => {
@@ -105,7 +109,7 @@ describe('Tandem with Vim', { skip }, () => {
     assert.equal(await scene.vim.eval('$GEMINI_CLI_IDE_SERVER_PORT'), String(again.port));
   });
 
-  test("the sidecar starts with glibc's allocator set to give large buffers back unless Vim's environment sets it, and without extra CA certificates", async () => {
+  test("the sidecar starts with glibc's allocator set to give large buffers back unless Vim's environment sets it, and without extra CA certificates; terminals and CLIs keep the user's", async () => {
     const running = processEnvironment((await scene.vim.waitForState('running')).pid!);
     assert.equal(running.GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');
     assert.equal(running.NODE_EXTRA_CA_CERTS, '');
@@ -118,6 +122,20 @@ describe('Tandem with Vim', { skip }, () => {
       const restarted = processEnvironment((await scene.vim.waitForState('running')).pid!);
       assert.equal(restarted.GLIBC_TUNABLES, 'glibc.malloc.perturb=0');
       assert.equal(restarted.NODE_EXTRA_CA_CERTS, '');
+      // Only the sidecar goes without them: a CLI may well need the user's certificates.
+      for (const [name, open] of [
+        ['terminal', 'terminal sh -c "printenv NODE_EXTRA_CA_CERTS > terminal-certificates.out"'],
+        ['cli', 'Tandem certificates'],
+      ]) {
+        await scene.vim.ex(open!);
+        const out = path.join(scene.sandbox.workspace, `${name}-certificates.out`);
+        const text = await waitFor(out, () => {
+          const text = existsSync(out) ? readFileSync(out, 'utf8') : '';
+          return text.endsWith('\n') ? text : undefined;
+        });
+        assert.equal(text, '/etc/ssl/certs/ca-certificates.crt\n', name);
+        await scene.vim.ex('bwipeout!');
+      }
     } finally {
       await scene.vim.ex('unlet $GLIBC_TUNABLES $NODE_EXTRA_CA_CERTS');
     }

@@ -21,9 +21,11 @@ import { after, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { needsRoot, waitFor } from '@tandem/testkit';
-import { CompileCache, compileCacheFolder, isPrivateFolder } from './compile-cache.js';
+import { CompileCache, compileCacheFolder } from './compile-cache.js';
 
 const WRITE_DELAY_MS = 10;
+/** A user id no account has here: what it owns is another user's. */
+const OTHER_USER = 12345;
 /** Long enough for a write that should not come to have come. */
 const NO_WRITE_MS = 20 * WRITE_DELAY_MS;
 
@@ -199,18 +201,29 @@ describe('the compile cache', () => {
     assert.deepEqual(readdirSync(folder), []);
   });
 
-  it('checks a folder as lstat describes it', () => {
-    const stats = (mode: number, uid = 1000, directory = true) => ({
-      mode,
-      uid,
-      isDirectory: () => directory,
-    });
-    assert.equal(isPrivateFolder(stats(0o40700), 1000), true);
-    assert.equal(isPrivateFolder(stats(0o40755), 1000), true);
-    assert.equal(isPrivateFolder(stats(0o40700, 1001), 1000), false, 'another user');
-    assert.equal(isPrivateFolder(stats(0o40770), 1000), false, 'the group may write');
-    assert.equal(isPrivateFolder(stats(0o40702), 1000), false, 'others may write');
-    assert.equal(isPrivateFolder(stats(0o120777, 1000, false), 1000), false, 'a symlink');
+  it('is off below a folder of another user, and makes nothing there', async (t) => {
+    if (!needsRoot(t)) return;
+    // XDG_CACHE_HOME in a shared folder, where another user made `tandem/` first.
+    const tandem = join(folder, '..');
+    mkdirSync(tandem, { recursive: true, mode: 0o755 });
+    chownSync(tandem, OTHER_USER, OTHER_USER);
+    assert.equal(load(moduleSource('A')).outcome, 'off');
+    await sleep(NO_WRITE_MS);
+    assert.deepEqual(readdirSync(tandem), []);
+  });
+
+  it('checks the folders again when it writes, and writes nothing once another user can change them', async (t) => {
+    if (!needsRoot(t)) return;
+    const delay = 5 * NO_WRITE_MS;
+    assert.equal(load(moduleSource('A'), new CompileCache(folder, delay)).outcome, 'missed');
+    // A cache beside it, started after it with the same delay, writes after it has tried.
+    const control = join(folder, '..', '..', 'control');
+    const controlCache = new CompileCache(control, delay);
+    assert.equal(controlCache.compile(bundle, moduleSource('A')).outcome, 'missed');
+    // Between the start and the write, a folder above becomes another user's (who may swap it).
+    chownSync(join(folder, '..'), OTHER_USER, OTHER_USER);
+    await waitFor('the control entry', () => entries(control)[0]);
+    assert.deepEqual(readdirSync(folder), []);
   });
 
   it('runs the code when the folder cannot be made', () => {

@@ -7,7 +7,8 @@
  * says why). The cache holds code the process runs, so another user must not be able to write
  * it: it is used only in a private folder, and an entry only if this user alone wrote it, whole
  * (a digest checks it: V8 itself checks no more than the source's length and its own version and
- * flags, and runs damaged data).
+ * flags, and runs damaged data). The folder follows the rule of every folder Tandem writes in
+ * (`makePrivateFolder`), checked again at each write.
  *
  * Not `module.enableCompileCache()`: Node 20 has none. `vm.Script` works the same on every
  * version, and writes the entry when it is worth most, after the start.
@@ -18,7 +19,6 @@ import {
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -27,6 +27,7 @@ import {
   writeFileSync,
   type Stats,
 } from 'node:fs';
+import { makePrivateFolder, privateFolderProblem } from '@tandem/command';
 import { createRequire } from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { debuglog } from 'node:util';
@@ -71,17 +72,6 @@ export function compileCacheFolder(env: NodeJS.ProcessEnv, home: () => string): 
     return undefined;
   }
   return isAbsolute(homeFolder) ? join(homeFolder, '.cache', 'tandem', 'compile-cache') : undefined;
-}
-
-/**
- * Whether a folder (its `lstat`) may hold code this user runs: a real folder, not a symlink,
- * owned by `uid`, that no group or other user may write to.
- */
-export function isPrivateFolder(
-  stats: Pick<Stats, 'uid' | 'mode' | 'isDirectory'>,
-  uid: number,
-): boolean {
-  return stats.isDirectory() && stats.uid === uid && (stats.mode & 0o022) === 0;
 }
 
 /** Whether an opened entry (its `fstat`) is one this user wrote: a file of its own, 0600, whole. */
@@ -159,12 +149,11 @@ export class CompileCache {
 
   private checkFolder(): string | undefined {
     // Without user ids (Windows) no folder can be checked: off.
-    const uid = process.getuid?.();
-    if (this.folder === undefined || uid === undefined) return undefined;
+    if (this.folder === undefined || process.getuid === undefined) return undefined;
     try {
-      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      if (isPrivateFolder(lstatSync(this.folder), uid)) return this.folder;
-      this.debug(`off: ${this.folder} is not a private folder of this user's`);
+      const problem = makePrivateFolder(this.folder);
+      if (problem === undefined) return this.folder;
+      this.debug(`off: ${problem}`);
     } catch (error) {
       this.debug(`off: ${String(error)}`);
     }
@@ -212,6 +201,13 @@ export class CompileCache {
   ) {
     const temporary = join(folder, `.${randomBytes(8).toString('hex')}.tmp`);
     try {
+      // The folders may have changed since the start: whoever could change them now chooses
+      // where the entry goes.
+      const problem = privateFolderProblem(folder);
+      if (problem !== undefined) {
+        this.debug(`${bundle}: not written: ${problem}`);
+        return;
+      }
       const data = script.createCachedData();
       // 'wx': a new file, never one planted under its name.
       writeFileSync(temporary, Buffer.concat([sha256(sourceDigest, data), data]), {

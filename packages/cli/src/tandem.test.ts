@@ -1,12 +1,34 @@
 /**
  * The built `tandem` command loads its bundles through the compile cache: `tandem bridge`, as an
- * editor starts it, with the real Gemini client connecting (which loads the MCP sessions' bundle).
+ * editor starts it, with the real Gemini client connecting (which loads the MCP sessions' bundle);
+ * entries that others planted are never run; and nothing is made in a home of another user.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BridgeEditor, realClientIn, Sandbox, waitFor, type RealClient } from '@tandem/testkit';
+import {
+  BridgeEditor,
+  needsRoot,
+  realClientIn,
+  Sandbox,
+  TANDEM,
+  waitFor,
+  type RealClient,
+} from '@tandem/testkit';
+import { CompileCache } from './compile-cache.js';
 
 const sandbox = new Sandbox();
 after(() => sandbox.remove());
@@ -78,5 +100,122 @@ describe('tandem bridge with its compile cache', () => {
     } finally {
       await second.stop();
     }
+  });
+});
+
+/** A user id no account has here: what it owns is another user's. */
+const OTHER_USER = 12345;
+
+const sha256 = (...parts: Buffer[]) => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+};
+
+/** Runs `tandem doctor --help` (which loads the inspect bundle) and returns its output. */
+const doctorHelp = (cacheHome: string) =>
+  spawnSync(process.execPath, [TANDEM, 'doctor', '--help'], {
+    env: sandbox.env({ XDG_CACHE_HOME: cacheHome }),
+    encoding: 'utf8',
+  }).stdout;
+
+/**
+ * An entry for the real inspect bundle, whole by its digest, whose V8 data is that of other code
+ * of the same length (V8 checks no more than the length): code that prints PLANTED. Made by the
+ * compile cache itself, for that code, then given the real bundle's digest.
+ */
+async function plantedEntry(): Promise<{ name: string; content: Buffer }> {
+  const bundle = join(dirname(TANDEM), 'commands', 'inspect.js');
+  const source = readFileSync(bundle);
+  const length = source.toString('utf8').length;
+  const start = 'process.stdout.write("PLANTED\\n");/*';
+  const planted = Buffer.from(`${start}${'x'.repeat(length - start.length - 2)}*/`);
+  const scratch = join(sandbox.root, 'scratch');
+  new CompileCache(scratch, 0).compile(bundle, planted);
+  const made = await waitFor('the planted entry', () =>
+    readdirSync(scratch).find((name) => name.endsWith('.cache')),
+  );
+  const data = readFileSync(join(scratch, made)).subarray(32);
+  const digest = sha256(source);
+  return {
+    name: made.replace(sha256(planted).toString('hex'), digest.toString('hex')),
+    content: Buffer.concat([sha256(digest, data), data]),
+  };
+}
+
+describe('tandem with entries planted in its compile cache', () => {
+  let cases = 0;
+  /** A cache home with `plant` done in its compile cache folder; the folder made 0700. */
+  const cacheWith = (plant: (folder: string) => void) => {
+    const cacheHome = join(sandbox.root, `cache-${++cases}`);
+    const folder = join(cacheHome, 'tandem', 'compile-cache');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(cacheHome, 0o700);
+    plant(folder);
+    return cacheHome;
+  };
+
+  it('runs an entry of this user’s alone, whole (what every other case must not do)', async () => {
+    const entry = await plantedEntry();
+    const cacheHome = cacheWith((folder) =>
+      writeFileSync(join(folder, entry.name), entry.content, { mode: 0o600 }),
+    );
+    assert.match(doctorHelp(cacheHome), /^PLANTED\n/);
+  });
+
+  it('never runs a damaged, linked, oversized or group-writable entry', async () => {
+    const entry = await plantedEntry();
+    const elsewhere = join(sandbox.root, 'elsewhere.cache');
+    writeFileSync(elsewhere, entry.content, { mode: 0o600 });
+    const plants: Record<string, (at: string) => void> = {
+      damaged: (at) =>
+        writeFileSync(at, Buffer.concat([entry.content, Buffer.from('x')]), { mode: 0o600 }),
+      'a symbolic link': (at) => symlinkSync(elsewhere, at),
+      'a hard link': (at) => linkSync(elsewhere, at),
+      oversized: (at) =>
+        writeFileSync(at, Buffer.concat([entry.content, Buffer.alloc(64 * 2 ** 20)]), {
+          mode: 0o600,
+        }),
+      'group-writable': (at) => writeFileSync(at, entry.content, { mode: 0o660 }),
+    };
+    for (const [how, plant] of Object.entries(plants)) {
+      const output = doctorHelp(cacheWith((folder) => plant(join(folder, entry.name))));
+      assert.match(output, /^Usage: tandem doctor/, how);
+    }
+  });
+
+  it('never runs an entry of another user’s, or one in a folder another user can swap', async (t) => {
+    if (!needsRoot(t)) return;
+    const entry = await plantedEntry();
+    const theirs = cacheWith((folder) => {
+      writeFileSync(join(folder, entry.name), entry.content, { mode: 0o600 });
+      chownSync(join(folder, entry.name), OTHER_USER, OTHER_USER);
+    });
+    assert.match(doctorHelp(theirs), /^Usage: tandem doctor/);
+    // XDG_CACHE_HOME in a shared folder where another user made `tandem/` first: everything in
+    // it is theirs to replace, even a folder and an entry that are this user's.
+    const swappable = cacheWith((folder) => {
+      writeFileSync(join(folder, entry.name), entry.content, { mode: 0o600 });
+      chownSync(dirname(folder), OTHER_USER, OTHER_USER);
+    });
+    assert.match(doctorHelp(swappable), /^Usage: tandem doctor/);
+  });
+});
+
+describe('tandem run as root with a user’s HOME', () => {
+  it('makes nothing in that home (no ~/.cache owned by root)', (t) => {
+    if (!needsRoot(t)) return;
+    const home = join(sandbox.root, 'their-home');
+    mkdirSync(home, { mode: 0o755 });
+    chownSync(home, OTHER_USER, OTHER_USER);
+    const env = sandbox.env({ HOME: home });
+    delete env.XDG_CACHE_HOME;
+    // Whatever doctor finds, it finds nothing to connect to: it runs to the end all the same.
+    const doctor = spawnSync(process.execPath, [TANDEM, 'doctor', '--cwd', sandbox.workspace], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.match(doctor.stdout, /Gemini CLI/);
+    assert.deepEqual(readdirSync(home), []);
   });
 });

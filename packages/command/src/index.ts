@@ -12,3 +12,4 @@ export { runAsProcess } from './run-as-process.js';
 export { sidecarEnvironment } from './sidecar-environment.js';
 export { quotingShellOf, shellQuote, type QuotingShell } from './shell-quote.js';
 export { printable } from './terminal-text.js';
+export { makePrivateFolder, privateFolderProblem } from './private-folder.js';

@@ -70,11 +70,7 @@ export {
 } from './clients/discovery-rules.js';
 export { isProcessAlive, parentPid } from './discovery/processes.js';
 export { writeFileAtomic } from './discovery/atomic-file.js';
-export {
-  folderProblem,
-  MAX_DISCOVERY_FILE_BYTES,
-  readSmallRegularFile,
-} from './discovery/safe-folder.js';
+export { MAX_DISCOVERY_FILE_BYTES, readSmallRegularFile } from './discovery/safe-folder.js';
 export { ConnectionCap } from './http/connection-cap.js';
 export { newSecret, secretMatches } from './http/secret.js';
 export {

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { privateFolderProblem } from '@tandem/command';
 import type { Logger } from '@tandem/core';
 import { escapeHtml } from './html-text.js';
 
@@ -22,9 +23,16 @@ export async function openInBrowser(
   env: NodeJS.ProcessEnv,
   log: Logger,
 ): Promise<OpenedPage> {
-  // mkdtemp makes the folder 0700: no other user can read the file or swap it.
+  // mkdtemp makes the folder 0700: no other user can read the file; and no other user can swap
+  // it for one of theirs (which would be given the URL) when no other user can change the
+  // folders that hold it.
   const dir = await mkdtemp(join(env.TMPDIR || tmpdir(), 'tandem-open-'));
   const remove = () => rm(dir, { recursive: true, force: true });
+  const problem = privateFolderProblem(dir);
+  if (problem !== undefined) {
+    await remove();
+    throw new Error(problem);
+  }
   const page = join(dir, 'review-page.html');
   await writeFile(page, forwardingPage(url), { mode: 0o600, flag: 'wx' });
   const target = pathToFileURL(page).href;

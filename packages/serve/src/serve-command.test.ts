@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -24,6 +25,7 @@ import {
   idleSockets,
   launchChromium,
   needShell,
+  needsRoot,
   realClientIn,
   Sandbox,
   waitFor,
@@ -242,6 +244,27 @@ describe('tandem serve: the process', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  test('--open gives no file in a folder another user can swap: a warning, the URL printed', async (t) => {
+    if (!needsRoot(t)) return;
+    const opened = join(scratch, 'opened-anyway.txt');
+    writeOpener(`#!/bin/sh\ntouch '${opened}'\n`);
+    const theirs = join(scratch, 'their-tmp');
+    mkdirSync(theirs, { mode: 0o755 });
+    chownSync(theirs, 12345, 12345);
+    serve = await startServe(['--open'], {
+      cwd: workspace,
+      env: { ...withOpener(), TMPDIR: theirs },
+    });
+    await eventually(() => /could not open a browser/.test(serve!.stderr()));
+    assert.match(serve.stderr(), /their-tmp, which holds .* another user .*open the URL yourself/);
+    assert.deepEqual(
+      readdirSync(theirs).filter((name) => name.startsWith('tandem-open-')),
+      [],
+    );
+    assert.equal(existsSync(opened), false);
+    assert.equal(await serve.stop('SIGTERM'), 0);
   });
 
   test('an opener that fails is a warning, not an error', async () => {

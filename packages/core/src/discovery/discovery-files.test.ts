@@ -177,4 +177,25 @@ describe('files left behind', () => {
       await sandbox.remove();
     }
   });
+
+  it('as temporary files by a writer that died are swept by the next start; a live writer’s are not', async () => {
+    const sandbox = new Sandbox();
+    try {
+      const dir = join(sandbox.tmpDir, 'gemini', 'ide');
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const gone = spawn(process.execPath, ['-e', '']);
+      await new Promise((resolve) => gone.once('exit', resolve));
+      const left = join(dir, `gemini-ide-server-1-2.json.${gone.pid}.0123456789ab.tmp`);
+      const live = join(dir, `gemini-ide-server-1-3.json.${process.pid}.0123456789ab.tmp`);
+      const other = join(dir, `other.${gone.pid}.tmp`);
+      for (const file of [left, live, other]) await writeFile(file, '');
+      const engine = await startEngine(sandbox, new RecordingEditor());
+      await engine.stop();
+      await assert.rejects(stat(left), { code: 'ENOENT' });
+      await stat(live);
+      await stat(other);
+    } finally {
+      await sandbox.remove();
+    }
+  });
 });

@@ -1,5 +1,6 @@
-import { readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makePrivateFolder, privateFolderProblem } from '@tandem/command';
 import {
   discoveryContent,
   discoveryFilePath,
@@ -8,9 +9,12 @@ import {
 } from '../clients/discovery-rules.js';
 import type { EditorInfo } from '../editor-port.js';
 import type { Logger } from '../log.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { temporaryWriter, writeFileAtomic } from './atomic-file.js';
 import { geminiIdePidFor, isProcessAlive } from './processes.js';
-import { folderProblem, prepareFolder, readSmallRegularFile } from './safe-folder.js';
+import { readSmallRegularFile } from './safe-folder.js';
+
+/** How long after a file could not be written (a full disk, a folder to fix) it is tried again. */
+const RETRY_MS = 10_000;
 
 /** Which discovery files to write, and where. Every writer is on by default. */
 export interface DiscoveryOptions {
@@ -29,6 +33,8 @@ export interface DiscoveryOptions {
    * shell is a direct child of the editor (docs/clients.md, "Discovery").
    */
   geminiIdePid?: number;
+  /** How long after a file could not be written it is tried again (10 s). */
+  retryMs?: number;
 }
 
 export interface DiscoveryState {
@@ -50,10 +56,22 @@ interface TandemMark {
   ppid?: unknown;
 }
 
-/** The discovery files of one engine: written on start, rewritten on change, removed on stop. */
+/**
+ * The discovery files of one engine: written on start, rewritten on change, removed on stop. A
+ * file that cannot be written (a full disk, a folder another user can change) keeps its earlier
+ * version, if any, and is tried again until it is written or the engine stops.
+ */
 export class DiscoveryFiles {
   private readonly locations: DiscoveryLocations;
+  /** Every file of this engine on disk, current or not. */
   private written: string[] = [];
+  /** Why each file that is not current could not be written, as last told. */
+  private readonly failures = new Map<string, string>();
+  private latest: DiscoveryState | undefined;
+  /** Writes one at a time: a retry, a rewrite and the removal never cross. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
     private readonly options: DiscoveryOptions,
@@ -77,10 +95,35 @@ export class DiscoveryFiles {
   }
 
   /**
-   * Writes (or rewrites) every enabled file. Each is independent: one whose folder another user
-   * could change (or that cannot be written) is skipped with a warning, the others are written.
+   * Writes (or rewrites) every enabled file, and returns those now current. Each is
+   * independent: one whose folder another user could change (or that cannot be written) is
+   * skipped with a warning, the others are written.
    */
-  async write(state: DiscoveryState): Promise<string[]> {
+  write(state: DiscoveryState): Promise<string[]> {
+    this.latest = state;
+    return this.enqueue(() => this.writeLatest());
+  }
+
+  async remove(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    await this.enqueue(async () => {
+      const files = this.written;
+      this.written = [];
+      await Promise.all(files.map((path) => rm(path, { force: true })));
+    });
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(task);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  private async writeLatest(): Promise<string[]> {
+    clearTimeout(this.retry);
+    const state = this.latest;
+    if (this.stopped || state === undefined) return [];
     const numbers = { pid: this.geminiIdePid(state.editor.pid), port: state.port };
     const data = {
       port: state.port,
@@ -92,37 +135,46 @@ export class DiscoveryFiles {
     const kinds = (['gemini', 'qwen-lock', 'qwen-legacy'] as const).filter(
       (kind) => this.options[WRITER_OPTION[kind]] !== false,
     );
-    const written: string[] = [];
-    const folders = new Map<string, Promise<string | undefined>>();
+    const current: string[] = [];
+    const folders = new Map<string, string | undefined>();
     for (const kind of kinds) {
       const path = discoveryFilePath(this.locations, kind, numbers);
       // Tandem's mark lets a later start sweep the file once its writer is gone.
       const content = { ...discoveryContent(kind, data), tandem: { pid: process.pid } };
       const dir = dirname(path);
-      if (!folders.has(dir)) folders.set(dir, prepareFolder(dir));
-      const problem = await folders.get(dir);
+      // Checked at each write: the folders may have changed since the last one.
+      if (!folders.has(dir)) folders.set(dir, makePrivateFolder(dir));
+      const problem = folders.get(dir);
       if (problem) {
-        this.log.warn(`not writing ${path}: ${problem}; see \`tandem doctor\``);
+        this.failed(path, `not writing ${path}: ${problem}; see \`tandem doctor\``);
         continue;
       }
       try {
         await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
-        written.push(path);
       } catch (error) {
-        this.log.warn(`could not write ${path}: ${(error as Error).message}`);
+        // The file written before, if any, stays: its port and token still connect. The code
+        // alone: the message names a temporary file, new at each try.
+        const { code, message } = error as NodeJS.ErrnoException;
+        this.failed(path, `could not write ${path}: ${code ?? message}`);
+        continue;
       }
+      current.push(path);
+      if (!this.written.includes(path)) this.written.push(path);
+      if (this.failures.delete(path)) this.log.info(`wrote ${path}`);
     }
-    // A file of an earlier write that is not written now must not linger with old data.
-    const dropped = this.written.filter((path) => !written.includes(path));
-    await Promise.all(dropped.map((path) => rm(path, { force: true })));
-    this.written = written;
-    return [...written];
+    if (current.length < kinds.length) {
+      this.retry = setTimeout(() => {
+        void this.enqueue(() => this.writeLatest());
+      }, this.options.retryMs ?? RETRY_MS).unref();
+    }
+    return current;
   }
 
-  async remove(): Promise<void> {
-    const files = this.written;
-    this.written = [];
-    await Promise.all(files.map((path) => rm(path, { force: true })));
+  /** Warns of a file that was not written, once for each reason in a row. */
+  private failed(path: string, why: string): void {
+    if (this.failures.get(path) === why) return;
+    this.failures.set(path, why);
+    this.log.warn(why);
   }
 
   /**
@@ -130,16 +182,21 @@ export class DiscoveryFiles {
    * Tandem's mark whose writer or editor is gone. Another companion's files are never touched,
    * and only small regular files of this user are read (the folders may be shared: a FIFO or a
    * link to a device there must not stall or flood the start). Folders other users can change
-   * are left alone.
+   * are left alone. The temporary files of a Tandem that died as it wrote go too.
    */
   async sweep(): Promise<string[]> {
     const swept: string[] = [];
     for (const dir of [this.locations.geminiIdeDir, this.locations.qwenIdeDir]) {
-      if (await folderProblem(dir)) continue;
+      if (privateFolderProblem(dir)) continue;
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const name of names) {
-        if (!/\.(json|lock)$/.test(name)) continue;
         const path = join(dir, name);
+        if (await isLeftTemporary(path, name)) {
+          await rm(path, { force: true });
+          swept.push(path);
+          continue;
+        }
+        if (!/\.(json|lock)$/.test(name)) continue;
         const data = parseMark(await readSmallRegularFile(path));
         if (!data?.tandem) continue;
         const writerAlive = isProcessAlive(Number(data.tandem.pid));
@@ -152,6 +209,14 @@ export class DiscoveryFiles {
     if (swept.length > 0) this.log.info(`removed stale discovery files: ${swept.join(', ')}`);
     return swept;
   }
+}
+
+/** A temporary file of a writer that is gone (and so will never rename it): this user's, not a link. */
+async function isLeftTemporary(path: string, name: string): Promise<boolean> {
+  const writer = temporaryWriter(name);
+  if (writer === undefined || isProcessAlive(writer)) return false;
+  const stats = await lstat(path).catch(() => undefined);
+  return stats !== undefined && stats.isFile() && stats.uid === process.getuid?.();
 }
 
 function parseMark(text: string | undefined): TandemMark | undefined {

@@ -8,12 +8,15 @@ import { execFileSync } from 'node:child_process';
 import { chmod, chown, mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { privateFolderProblem } from '@tandem/command';
 import { memoryLogger, needsRoot, RecordingEditor, Sandbox } from '@tandem/testkit';
 import { discoveryLocations } from '../clients/discovery-rules.js';
 import { startEngine } from '../engine.fixture.js';
-import { folderProblem, readSmallRegularFile } from './safe-folder.js';
+import { readSmallRegularFile } from './safe-folder.js';
 
 const NOBODY = 65534;
+/** A user id no account has here, as a home of another user's. */
+const OTHER_USER = 12345;
 
 async function withSandbox(body: (sandbox: Sandbox) => Promise<void>): Promise<void> {
   const sandbox = new Sandbox();
@@ -114,7 +117,7 @@ describe('discovery folders another user can change', () => {
       const above = join(sandbox.tmpDir, 'gemini');
       await mkdir(gemini, { recursive: true, mode: 0o700 });
       await chown(above, NOBODY, NOBODY);
-      assert.match((await folderProblem(gemini))!, /gemini, which holds .* another user/);
+      assert.match(privateFolderProblem(gemini)!, /gemini, which holds .* another user/);
       const engine = await startEngine(sandbox, new RecordingEditor(), { log: memoryLogger() });
       try {
         assert.equal(engine.discoveryFiles.filter((f) => f.startsWith(gemini)).length, 0);
@@ -166,8 +169,28 @@ describe('discovery folders another user can change', () => {
         const { gemini, qwen } = foldersOf(sandbox);
         for (const dir of [gemini, qwen]) {
           assert.equal((await stat(dir)).mode & 0o777, 0o700);
-          assert.equal(await folderProblem(dir), undefined);
+          assert.equal(privateFolderProblem(dir), undefined);
         }
+      } finally {
+        await engine.stop();
+      }
+    }));
+
+  it('nothing is made in a home that is not this user’s (root with a user’s HOME)', (t) =>
+    withSandbox(async (sandbox) => {
+      if (!needsRoot(t)) return;
+      const home = join(sandbox.root, 'their-home');
+      await mkdir(home, { mode: 0o755 });
+      await chown(home, OTHER_USER, OTHER_USER);
+      const log = memoryLogger();
+      const engine = await startEngine(sandbox, new RecordingEditor(), {
+        log,
+        discovery: { tmpDir: sandbox.tmpDir, qwenHome: join(home, '.qwen') },
+      });
+      try {
+        assert.equal(engine.discoveryFiles.length, 2, 'both files in the Gemini folder');
+        assert.ok(log.lines.some((l) => /their-home, which holds .* another user/.test(l)));
+        assert.deepEqual(await readdir(home), [], 'no ~/.qwen made');
       } finally {
         await engine.stop();
       }

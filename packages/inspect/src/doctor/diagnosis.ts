@@ -10,8 +10,8 @@ import {
   tandemCommandFor,
   discoveryLocations,
   type DiscoveryLocations,
-  folderProblem,
 } from '@tandem/core';
+import { privateFolderProblem } from '@tandem/command';
 import { geminiWorkspaceCheck, qwenWorkspaceCheck } from '../scan/workspace-match.js';
 import { predictGemini } from './gemini-prediction.js';
 import {
@@ -166,7 +166,7 @@ async function unsafeDiscoveryFolders(
   const found = [];
   for (const dir of new Set([locations.geminiIdeDir, locations.qwenIdeDir])) {
     if (!existsSync(dir)) continue;
-    const why = await folderProblem(dir);
+    const why = privateFolderProblem(dir);
     if (why) found.push({ dir, why });
   }
   return found;
