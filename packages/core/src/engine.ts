@@ -157,7 +157,6 @@ export class Engine implements EditorEvents {
       await engine.stop();
       throw error;
     }
-    engine.log.info(`listening on 127.0.0.1:${engine.port}`);
     return engine;
   }
 

@@ -12,7 +12,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import {
   needShell,
   realClientIn,
   Sandbox,
+  TANDEM,
   waitFor,
   type RealClient,
 } from '@tandem/testkit';
@@ -162,8 +163,19 @@ describe('tandem serve: the process', () => {
     );
     assert.notEqual(new URL(next).hash, url.hash, 'a spent URL is not printed again');
 
+    // `tandem doctor` and `tandem env` probe the companion: their visits are not news.
+    for (const command of ['doctor', 'env']) {
+      const run = spawnSync(process.execPath, [TANDEM, command], { cwd: workspace, env });
+      assert.match(run.stdout.toString(), /Tandem \(browser\)|export /, command);
+    }
+
     assert.equal(await serve.stop('SIGTERM'), 0);
     assert.deepEqual(discoveryFiles(), []);
+    // The one address printed, on either stream, is the review page's: not the CLIs' port.
+    const everything = serve.stdout() + serve.stderr();
+    const ports = new Set(everything.match(/(?<=127\.0\.0\.1:)\d+/g));
+    assert.deepEqual([...ports], [url.port], everything);
+    assert.doesNotMatch(serve.stderr(), /tandem-probe/);
   });
 
   test('SIGINT exits 0 too; --port picks the port; DIR may be given', async () => {
