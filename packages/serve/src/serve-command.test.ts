@@ -131,7 +131,10 @@ describe('tandem serve: the process', () => {
     // The engine's warnings for this HOME, which has no settings: IDE mode off in both CLIs,
     // and Qwen Code's default approval mode, which never shows a diff.
     assert.match(output, /Before you start:\n {2}! IDE mode is off in Gemini CLI/);
-    assert.match(output, /! Qwen Code starts in approval mode "auto" \(its default\)/);
+    assert.match(
+      output,
+      /! Qwen Code starts in approval mode "auto" \((its default since 0\.21\.0|the default of Qwen Code [\d.]+)\)/,
+    );
     assert.match(output, /fix: Type \/approval-mode default in Qwen Code/);
     const files = discoveryFiles();
     assert.ok(

@@ -41,7 +41,7 @@ describe('companion warnings', () => {
   test('IDE mode off, and Qwen Code in its default "auto" approval mode: no diff is ever shown', async () => {
     assert.deepEqual(await codes(), ['ide-mode-off:gemini', 'ide-mode-off:qwen', 'no-diffs:qwen']);
     const [warning] = (await companionWarnings(input())).filter((w) => w.code === 'no-diffs');
-    assert.match(warning!.message, /approval mode "auto" \(its default\)/);
+    assert.match(warning!.message, /approval mode "auto" \(its default since 0\.21\.0\)/);
     assert.match(warning!.fix, /\/approval-mode default/);
     assert.match(warning!.fix, /"tools": \{"approvalMode": "default"\}/);
     const ideOff = (await companionWarnings(input()))[0]!;
