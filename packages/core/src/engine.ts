@@ -130,6 +130,7 @@ export class Engine implements EditorEvents {
         tandem: options.tandemCommand ?? 'tandem',
         ownTerminals: options.ownTerminals ?? true,
         showsDiffs: options.showsDiffs ?? true,
+        connectedClients: this.sessions.clients().map((client) => client.name),
       }),
       // A stopping engine tells its frontend nothing more.
       (warnings) => {

@@ -38,6 +38,8 @@ export interface WarningInput {
   ownTerminals: boolean;
   /** Whether the editor shows diffs: an approval mode only matters when it does. */
   showsDiffs: boolean;
+  /** The names of the CLIs connected now (`ConnectedClient.name`): what they did, they can do. */
+  connectedClients?: string[];
 }
 
 /** What the warnings are computed from: each CLI's settings, the other live editors. */
@@ -105,6 +107,8 @@ function settingsWarnings(
 
 function containerWarnings(input: WarningInput): CompanionWarning[] {
   if (geminiHost(input.container) !== 'host.docker.internal') return [];
+  // A Gemini CLI that connected had what it needs: the user has the fix in hand.
+  if (input.connectedClients?.includes(CLI_DISPLAY_NAMES.gemini)) return [];
   const env = envLine(input.tandem, input.env);
   return [
     {

@@ -82,6 +82,13 @@ describe('companion warnings', () => {
       await codes({ container: { marker: '/.dockerenv', localOverride: 'REMOTE_CONTAINERS' } }),
       [],
     );
+    // Once a Gemini CLI has connected, its terminal had the fix: the warning goes (a Qwen Code
+    // connecting says nothing about Gemini CLI's terminals).
+    const inContainer = { container: { marker: '/.dockerenv' } };
+    assert.deepEqual(await codes({ ...inContainer, connectedClients: ['Gemini CLI'] }), []);
+    assert.deepEqual(await codes({ ...inContainer, connectedClients: ['Qwen Code'] }), [
+      'container:gemini',
+    ]);
   });
 
   test('another live editor on the same folder, or a parent or child of it, is named', async () => {
