@@ -127,7 +127,9 @@ describe('tandem serve: the process', () => {
     assert.match(output, new RegExp(`Tandem is serving ${workspace}\\n`));
     assert.match(output, /gemini {2,}\(or: qwen\)/);
     // Gemini CLI's first-run offer to install an extension is a dead end: answer No.
-    assert.match(output, /answer No, then type \/ide enable/);
+    // Qwen Code asks it too.
+    assert.match(output, /If Gemini CLI or Qwen Code asks to install an extension/);
+    assert.match(output, /answer No, then type\s+\/ide enable/);
     // The engine's warnings for this HOME, which has no settings: IDE mode off in both CLIs,
     // and Qwen Code's default approval mode, which never shows a diff.
     assert.match(output, /Before you start:\n {2}! IDE mode is off in Gemini CLI/);

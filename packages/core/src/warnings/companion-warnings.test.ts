@@ -155,6 +155,14 @@ describe('companion warnings', () => {
     // What `npm link -w @tandem/cli` makes: a `tandem` on PATH that leads to bin/tandem.js.
     symlinkSync(join(cli, 'bin', 'tandem.js'), join(bin, 'tandem'));
     assert.equal(await tandemCommandFor(script, { PATH: `/nowhere:${bin}` }), 'tandem');
+    // Run by an npm script (`npm run demo`), the clone's own node_modules/.bin leads to it too,
+    // but that folder is on npm's PATH only, not in the user's terminal.
+    const npmBin = join(sandbox.root, 'clone', 'node_modules', '.bin');
+    mkdirSync(npmBin, { recursive: true });
+    symlinkSync(join(cli, 'bin', 'tandem.js'), join(npmBin, 'tandem'));
+    const npmPath = { PATH: `${npmBin}:/nowhere`, npm_lifecycle_event: 'demo' };
+    assert.equal(await tandemCommandFor(script, npmPath), `node ${script}`);
+    assert.equal(await tandemCommandFor(script, { PATH: npmBin }), 'tandem');
     // Run as anything else (a test), it is the plain name.
     assert.equal(await tandemCommandFor('/x/some.test.ts', { PATH: '' }), 'tandem');
   });
