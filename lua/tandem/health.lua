@@ -65,8 +65,8 @@ local function check_sidecar(h, settings)
   local tandem = sidecar.tandem(settings)
   if not tandem then
     h.error('no `tandem` command: none built in the plugin\'s folder, none on the PATH', {
-      'Install it: npm install -g tandem-ide',
-      ('Or run `npm run build:sidecar` in %s'):format(sidecar.root()),
+      ('Run `npm run build:sidecar` in %s'):format(sidecar.root()),
+      'Or put a `tandem` on the PATH (see :help tandem-install)',
       'Or name it with the `command` option of setup() (see :help tandem-install)',
     })
   elseif vim.fn.executable(tandem[1]) ~= 1 then
