@@ -358,7 +358,7 @@ describe('review page in Chromium', { skip: missing }, () => {
         // One line, however narrow the window: the message is cut, its fix hidden.
         await page.setViewportSize({ width: 640, height: 600 });
         const oneLine = await summary.evaluate((element) => {
-          const style = getComputedStyle(element);
+          const style = element.ownerDocument.defaultView!.getComputedStyle(element);
           return element.getBoundingClientRect().height < 2 * parseFloat(style.fontSize);
         });
         assert.equal(oneLine, true, 'the warning takes more than one line');
