@@ -3,7 +3,6 @@
  * know when Tandem runs.
  */
 import { execFile } from 'node:child_process';
-import { createConnection } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { attach, type NeovimClient } from 'neovim';
@@ -14,6 +13,7 @@ import {
   neovimOf,
   Sandbox,
   shellQuote,
+  socketAccepts,
   TmuxPane,
   waitFor,
   type EditorVersion,
@@ -71,7 +71,9 @@ export class ScreenNeovim {
     });
     try {
       // The socket file exists a moment before Neovim accepts on it.
-      await waitFor('the Neovim socket', () => accepts(socket));
+      await waitFor('the Neovim socket', async () =>
+        (await socketAccepts(socket)) ? true : undefined,
+      );
       const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
       const screen = new ScreenNeovim(pane, nvim, path.join(tmuxDir, 'tmux.sock'));
       await waitFor('Tandem to run', async () => {
@@ -111,16 +113,4 @@ export class ScreenNeovim {
     await this.nvim.close().catch(() => undefined);
     await this.pane.stop();
   }
-}
-
-/** Whether something accepts connections on the Unix socket `socket` (undefined if not yet). */
-function accepts(socket: string): Promise<true | undefined> {
-  return new Promise((resolve) => {
-    const connection = createConnection(socket);
-    connection.once('connect', () => {
-      connection.destroy();
-      resolve(true);
-    });
-    connection.once('error', () => resolve(undefined));
-  });
 }
