@@ -86,7 +86,7 @@
   (tandem-session--changed session))
 
 (defun tandem-session--tell (format-string &rest args)
-  "Show FORMAT-STRING with ARGS in the echo area, where it stays until the next key.
+  "Show FORMAT-STRING with ARGS in the echo area, until the next key.
 From the init file, it is shown once Emacs has started and is idle: its own
 start-up messages would hide it at once."
   (let ((text (apply #'format-message format-string args)))
