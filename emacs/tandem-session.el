@@ -82,8 +82,18 @@
   (setf (tandem-session-state session) 'failed
         (tandem-session-error session) message)
   (tandem-session--log session "error: %s" message)
-  (message "Tandem: %s" message)
+  (tandem-session--tell "Tandem: %s" message)
   (tandem-session--changed session))
+
+(defun tandem-session--tell (format-string &rest args)
+  "Show FORMAT-STRING with ARGS in the echo area, until the next key.
+From the init file, it is shown once Emacs has started and is idle: its own
+start-up messages would hide it at once."
+  (let ((text (apply #'format-message format-string args)))
+    (if (or after-init-time noninteractive)
+        (message "%s" text)
+      (add-hook 'emacs-startup-hook
+                (lambda () (run-with-idle-timer 0 nil #'message "%s" text))))))
 
 (defun tandem-session-start ()
   "Start a session for the current project; return it."

@@ -7,8 +7,7 @@
 
 ;; Which `tandem' command runs: `tandem-program' when set, else the one
 ;; built beside this package (in a clone of the repository, run by Node.js),
-;; else `tandem' on `exec-path' (`npm install -g tandem-ide'); why it
-;; cannot run; and Tandem's version.
+;; else `tandem' on `exec-path'; why it cannot run; and Tandem's version.
 
 ;;; Code:
 
@@ -77,7 +76,7 @@ A shell quotes the `~' of a line that names it: `tandem-env' gives such lines."
   (let ((tandem (tandem-sidecar--tandem)))
     (cond
      ((null tandem)
-      (format "no `tandem' command: install it with `npm install -g tandem-ide', or run `npm run build:sidecar' in %s; `tandem-program' names another"
+      (format "no `tandem' command: run `npm run build:sidecar' in %s, or put a `tandem' on `exec-path'; `tandem-program' names another"
               (expand-file-name ".." tandem-sidecar--directory)))
      ((and tandem-sidecar-script (not tandem-program)
            (not (file-readable-p (tandem-sidecar--script))))

@@ -30,9 +30,9 @@
 ;; CLI started in the project connects; `M-x tandem-env' copies the line
 ;; that connects a CLI in a terminal outside Emacs.
 ;;
-;; The sidecar is the `tandem' command: install it with
-;; `npm install -g tandem-ide' (Node.js 20 or newer), or build it in a
-;; clone of the repository with `npm run build:sidecar'.
+;; The sidecar is the `tandem' command (Node.js 20 or newer): loaded from
+;; a clone of the repository, the package runs the one `npm run build' or
+;; `npm run build:sidecar' built there; else the `tandem' on `exec-path'.
 ;;
 ;; Tested on Emacs 28.2 (Debian 12), 30.1 (Debian 13) and the newest
 ;; Emacs Debian unstable carries (30.2 in November 2026).

@@ -45,3 +45,13 @@ test('the demo serves a fresh copy of examples/workspace, and SIGTERM ends it cl
     rmSync(scratch, { recursive: true, force: true });
   }
 });
+
+test('npm run demo builds what tandem serve runs (the review page and the command), nothing more', () => {
+  const manifest = JSON.parse(readFileSync(join(repository, 'package.json'), 'utf8'));
+  const demo: string = manifest.scripts.demo;
+  const [build] = demo.split(' && ');
+  const built = [...build!.matchAll(/--workspace (\S+)/g)].map((match) => match[1]);
+  // `npm run build` alone would build every workspace: the VS Code extension's package too.
+  assert.match(build!, /^npm run build --workspace /, demo);
+  assert.deepEqual(built.sort(), ['@tandem/cli', '@tandem/web']);
+});

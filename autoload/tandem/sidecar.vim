@@ -1,10 +1,10 @@
 " Which `tandem` command runs, and Tandem's version. The command is g:tandem_command when set,
-" else the one built in the plugin's folder (a clone with `npm run build:sidecar`), else the
-" `tandem` on the PATH (`npm install -g tandem-ide`).
+" else the one built in the plugin's folder (`npm run build` or `npm run build:sidecar` there), else the
+" `tandem` on the PATH.
 
 let s:ROOT = expand('<sfile>:p:h:h:h')
-let s:NOT_FOUND = 'no `tandem` command: install it with `npm install -g tandem-ide`, or run'
-      \ . ' `npm run build:sidecar` in %s; g:tandem_command names another (see :help tandem-vim-install)'
+let s:NOT_FOUND = 'no `tandem` command: run `npm run build:sidecar` in %s, or put a `tandem` on'
+      \ . ' the PATH; g:tandem_command names another (see :help tandem-vim-install)'
 
 " The plugin's root: the repository that holds plugin/, autoload/, package.json and packages/.
 function! tandem#sidecar#root() abort

@@ -39,7 +39,7 @@ neither, the problem names both ways to get one."
         (progn
           (let ((exec-path (list bin)))
             (should (null (tandem-command)))
-            (should (string-match-p "npm install -g tandem-ide.*npm run build:sidecar"
+            (should (string-match-p "\\`no `tandem' command: run `npm run build:sidecar' in "
                                     (tandem-sidecar-problem))))
           (write-region "#!/bin/sh\n" nil program nil 'silent)
           (set-file-modes program #o755)

@@ -6,6 +6,8 @@ local status_text = require('tandem.status')
 local M = {}
 
 local MIN_NODE = 20
+-- How long :checkhealth waits for a sidecar that is starting (it takes well under a second).
+local START_WAIT_MS = 5000
 
 -- vim.health (start/ok/... since 0.9, report_* in 0.8) or the health# functions of 0.7.
 local function reporter()
@@ -65,8 +67,8 @@ local function check_sidecar(h, settings)
   local tandem = sidecar.tandem(settings)
   if not tandem then
     h.error('no `tandem` command: none built in the plugin\'s folder, none on the PATH', {
-      'Install it: npm install -g tandem-ide',
-      ('Or run `npm run build:sidecar` in %s'):format(sidecar.root()),
+      ('Run `npm run build:sidecar` in %s'):format(sidecar.root()),
+      'Or put a `tandem` on the PATH (see :help tandem-install)',
       'Or name it with the `command` option of setup() (see :help tandem-install)',
     })
   elseif vim.fn.executable(tandem[1]) ~= 1 then
@@ -81,11 +83,18 @@ local function check_connection(h, session)
     h.warn('Tandem is not set up', { "Call require('tandem').setup() in your configuration" })
     return
   end
+  -- Run just after Neovim started, the sidecar may be on its way: that is no problem.
+  vim.wait(START_WAIT_MS, function()
+    return session:status().state ~= 'starting'
+  end, 20)
   local status = session:status()
   if status.state == 'running' then
     h.ok(('sidecar running (pid %s), listening on 127.0.0.1:%d'):format(tostring(status.pid), status.port))
   elseif status.state == 'failed' then
     h.error('the sidecar failed: ' .. tostring(status.error), { 'See the log: ' .. status.log_file })
+    return
+  elseif status.state == 'starting' then
+    h.info('the sidecar is still starting: run :checkhealth tandem again in a moment')
     return
   else
     h.warn('the sidecar is ' .. status.state, { 'Start it with :TandemStart' })

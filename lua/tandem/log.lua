@@ -32,10 +32,26 @@ function Log:_write(level, message)
   self.file:flush()
 end
 
+--- vim.notify now, or once Neovim has started: what is said while it starts (from setup() in
+--- init.lua, say) is wiped by its first screen, and only :messages would keep it.
+local function notify(text, level)
+  if vim.v.vim_did_enter == 1 then
+    return vim.notify(text, level)
+  end
+  vim.api.nvim_create_autocmd('VimEnter', {
+    once = true,
+    callback = function()
+      vim.schedule(function()
+        vim.notify(text, level)
+      end)
+    end,
+  })
+end
+
 function Log:log(level, message)
   self:_write(level, message)
   if levels[level] >= self.threshold then
-    vim.notify('Tandem: ' .. message, NOTIFY_LEVELS[level])
+    notify('Tandem: ' .. message, NOTIFY_LEVELS[level])
   end
 end
 
@@ -52,7 +68,7 @@ function Log:tell(level, message)
     end
     text = vim.fn.strcharpart(text, 0, n) .. '…'
   end
-  vim.notify(text, NOTIFY_LEVELS[level])
+  notify(text, NOTIFY_LEVELS[level])
 end
 
 -- Log:debug(message), Log:info(message), Log:warn(message), Log:error(message).

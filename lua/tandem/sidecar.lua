@@ -1,10 +1,10 @@
 -- Which `tandem` command runs, and Tandem's version. The command is the `command` option when
--- set, else the one built in the plugin's folder (a clone with `npm run build:sidecar`), else
--- the `tandem` on the PATH (`npm install -g tandem-ide`).
+-- set, else the one built in the plugin's folder (`npm run build` or `npm run build:sidecar`
+-- there), else the `tandem` on the PATH.
 local M = {}
 
-local NOT_FOUND = 'no `tandem` command: install it with `npm install -g tandem-ide`, or run '
-  .. '`npm run build:sidecar` in %s; the `command` option names another (see :help tandem-install)'
+local NOT_FOUND = 'no `tandem` command: run `npm run build:sidecar` in %s, or put a `tandem` on '
+  .. 'the PATH; the `command` option names another (see :help tandem-install)'
 
 --- The plugin's root: the repository that holds lua/, plugin/, package.json and packages/.
 function M.root()

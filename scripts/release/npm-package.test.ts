@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { installTandem, releaseArtifacts, Sandbox, waitFor } from '@tandem/testkit';
+import { installTandem, releaseArtifacts, REPO_ROOT, Sandbox, waitFor } from '@tandem/testkit';
 
 const release = releaseArtifacts();
 
@@ -39,6 +39,29 @@ test('the npm package, installed globally from its tarball', { skip: !release },
     });
     assert.equal(onPath.stdout.trim(), join(tandem.prefix, 'bin/tandem'));
   });
+
+  await t.test(
+    'the size the README and the help files give is the tarball npm packs, within a tenth',
+    () => {
+      const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
+      const figures = {
+        'README.md': /\| `tandem-ide-VERSION\.tgz` \|[^|]*\| ([\d.]+) MB/,
+        'doc/tandem.txt': /`npm install -g tandem-ide` \(([\d.]+) MB\)/,
+        'doc/tandem-vim.txt': /`npm install -g tandem-ide` \(([\d.]+) MB\)/,
+        'emacs/README.md': /`npm install -g tandem-ide` \(a ([\d.]+) MB download/,
+      };
+      // npm's own unit: its "package size" is in units of 1,000,000 bytes.
+      const megabytes = statSync(release!.npmTarball).size / 1e6;
+      const stated = Object.entries(figures).map(([file, pattern]) => {
+        const figure = pattern.exec(read(file))?.[1];
+        assert.ok(figure, `${file} gives no size of the npm package`);
+        return [file, Number(figure)] as const;
+      });
+      assert.equal(new Set(stated.map(([, figure]) => figure)).size, 1, JSON.stringify(stated));
+      const [, figure] = stated[0]!;
+      assert.ok(Math.abs(figure - megabytes) <= 0.1, `${figure} MB stated, ${megabytes} MB packed`);
+    },
+  );
 
   await t.test('tandem --version prints the release version', () => {
     const { stdout, status } = run('--version');

@@ -248,6 +248,17 @@ describe('Tandem running in Neovim', { skip }, () => {
     );
   });
 
+  test(':checkhealth tandem as the sidecar starts waits for it: a starting sidecar is no warning', async () => {
+    await session.command('TandemStop');
+    await session.waitForState('stopped');
+    // One call: the health check runs while the sidecar is still starting.
+    await session.lua(`vim.cmd('TandemStart'); vim.cmd('checkhealth tandem')`);
+    const report = (await session.lines()).join('\n');
+    assert.doesNotMatch(report, /the sidecar is starting|Start it with :TandemStart/, report);
+    assert.match(report, /OK:? sidecar running \(pid \d+\)/);
+    await session.command('bwipeout');
+  });
+
   test("the sidecar starts with glibc's allocator set to give large buffers back unless Neovim's environment sets it, and without extra CA certificates; terminals and CLIs keep the user's", async () => {
     const { pid } = await session.status();
     assert.equal(processEnvironment(pid!).GLIBC_TUNABLES, 'glibc.malloc.mmap_threshold=65536');

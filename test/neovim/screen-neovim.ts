@@ -8,10 +8,12 @@ import { promisify } from 'node:util';
 import { attach, type NeovimClient } from 'neovim';
 import {
   neovimArgs,
+  neovimArgsWith,
   neovimEnv,
   neovimOf,
   Sandbox,
   shellQuote,
+  socketAccepts,
   TmuxPane,
   waitFor,
   type EditorVersion,
@@ -31,6 +33,12 @@ export interface ScreenOptions {
   args?: string[];
   /** Which Neovim (default: `$TANDEM_NVIM`, else the system's). */
   nvim?: EditorVersion;
+  /** Where the plugin is (default: this checkout, with its built sidecar). */
+  pluginDir?: string;
+  /** Added to Neovim's environment (a PATH without `tandem`, say). */
+  env?: Record<string, string>;
+  /** The state `start` waits for (default `running`; any other failure throws). */
+  state?: 'running' | 'failed';
 }
 
 export class ScreenNeovim {
@@ -47,7 +55,9 @@ export class ScreenNeovim {
     await run('mkdir', ['-p', tmuxDir]);
     const argv = [
       ...neovimOf(options.nvim).command(),
-      ...neovimArgs('--listen', socket, ...(options.args ?? [])),
+      ...(options.pluginDir
+        ? neovimArgsWith(options.pluginDir, '--listen', socket, ...(options.args ?? []))
+        : neovimArgs('--listen', socket, ...(options.args ?? []))),
       '-c',
       `lua require('tandem').setup(${options.tandem ?? '{}'})`,
     ];
@@ -55,20 +65,26 @@ export class ScreenNeovim {
       dir: tmuxDir,
       cwd: sandbox.workspace,
       shellLine: `exec ${argv.map((word) => shellQuote(word)).join(' ')}`,
-      env: { ...neovimEnv(sandbox), TERM: 'xterm-256color' },
+      env: { ...neovimEnv(sandbox, options.env), TERM: 'xterm-256color' },
       width: options.width,
       height: options.height,
     });
     try {
-      await waitFor('the Neovim socket', () => run('test', ['-S', socket]).then(() => true));
+      // The socket file exists a moment before Neovim accepts on it.
+      await waitFor('the Neovim socket', async () =>
+        (await socketAccepts(socket)) ? true : undefined,
+      );
       const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
       const screen = new ScreenNeovim(pane, nvim, path.join(tmuxDir, 'tmux.sock'));
       await waitFor('Tandem to run', async () => {
         const status = (await nvim.lua(
           `return require('tandem').status()`,
         )) as unknown as TandemStatus;
-        if (status.state === 'failed') throw new Error(`Tandem failed: ${status.error}`);
-        return status.state === 'running' ? true : undefined;
+        const expected = options.state ?? 'running';
+        if (status.state === 'failed' && expected !== 'failed') {
+          throw new Error(`Tandem failed: ${status.error}`);
+        }
+        return status.state === expected ? true : undefined;
       });
       return screen;
     } catch (error) {

@@ -9,8 +9,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   neovimSkipReason as skipReason,
+  pluginClone,
   realClientIn,
   Sandbox,
+  userPath,
   testDiffScreenshot,
   type RealClient,
 } from '@tandem/testkit';
@@ -100,3 +102,38 @@ describe('a diff on a real screen', { skip }, () => {
 });
 
 testDiffScreenshot(neovimDiffScreenshot, { skip });
+
+describe(
+  'Neovim without any tandem, on a real screen',
+  { skip: skipReason({ tmux: true }) },
+  () => {
+    test('says so once, after start-up, where it stays in view: what to run', async () => {
+      const sandbox = new Sandbox();
+      // The plugin as a plugin manager clones it (nothing built), no tandem on the PATH; setup()
+      // runs before VimEnter, as from init.lua.
+      const pluginDir = pluginClone(path.join(sandbox.root, 'plugin'));
+      const noTandem = path.join(sandbox.root, 'no-tandem');
+      mkdirSync(noTandem);
+      const screen = await ScreenNeovim.start(sandbox, {
+        width: 200,
+        height: 20,
+        pluginDir,
+        env: { PATH: userPath(noTandem) },
+        state: 'failed',
+      });
+      try {
+        const said = 'Tandem: no `tandem` command: run `npm run build:sidecar` in';
+        // Neovim has drawn its first screen and run what it queued: the message is still there.
+        await screen.nvim.lua('vim.wait(0)');
+        await screen.waitForText(said);
+        await screen.nvim.command('redrawstatus');
+        assert.ok((await screen.capture()).includes(said), await screen.capture());
+        const messages = (await screen.nvim.lua(`return vim.fn.execute('messages')`)) as string;
+        assert.equal(messages.split('no `tandem` command').length - 1, 1, messages);
+      } finally {
+        await screen.stop();
+        sandbox.remove();
+      }
+    });
+  },
+);

@@ -130,6 +130,7 @@ export class Engine implements EditorEvents {
         tandem: options.tandemCommand ?? 'tandem',
         ownTerminals: options.ownTerminals ?? true,
         showsDiffs: options.showsDiffs ?? true,
+        connectedClients: this.sessions.clients().map((client) => client.name),
       }),
       // A stopping engine tells its frontend nothing more.
       (warnings) => {
@@ -157,7 +158,6 @@ export class Engine implements EditorEvents {
       await engine.stop();
       throw error;
     }
-    engine.log.info(`listening on 127.0.0.1:${engine.port}`);
     return engine;
   }
 

@@ -17,6 +17,8 @@ export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
 export { MAX_SELECTED_TEXT } from './clients/context-limits.js';
 export {
   APPROVAL_MODE_RULES,
+  approvalModeOrigin,
+  CLI_DISPLAY_NAMES,
   cliSettings,
   ideModeSetting,
   stripJsonComments,
@@ -32,7 +34,7 @@ export {
   terminalOutcome,
   type ClosingMessages,
 } from './clients/diff-rules.js';
-export { CLI_DISPLAY_NAMES, type OtherEditor } from './clients/companion-warnings.js';
+export { type OtherEditor } from './clients/companion-warnings.js';
 export {
   companionWarnings,
   otherEditors,

@@ -92,13 +92,14 @@ describe('review page in Chromium', { skip: missing }, () => {
   });
 
   /** An engine serving `workspace` (a new folder of the sandbox) to a review server. */
-  async function serve(workspace: string): Promise<Served> {
+  async function serve(workspace: string, restartCommand?: string): Promise<Served> {
     mkdirSync(workspace);
     const queue = new ReviewQueue({ warn: () => {} });
     const server = await ReviewServer.start({
       queue,
       pageDir: join(sandbox.root, 'dist'),
       workspaceFolders: [workspace],
+      ...(restartCommand !== undefined && { restartCommand }),
       log: { warn: () => {}, error: (message) => pageProblems.push(message) },
     });
     const engine = await Engine.start({
@@ -339,26 +340,42 @@ describe('review page in Chromium', { skip: missing }, () => {
       await notice.waitFor({ state: 'detached' });
     });
 
-    test('warnings from the engine are shown with their fix', async () => {
+    test('warnings from the engine take one line each, their fix on demand, and go with their cause', async () => {
       // Qwen Code in an approval mode that writes without asking: the engine sees it once a
       // client connects, and warns.
       const settings = join(sandbox.qwenHome, 'settings.json');
       writeJson(settings, { ide: { enabled: true }, tools: { approvalMode: 'yolo' } });
       const another = await connect('qwen', workspace);
+      const warning = page.locator('.warnings .notice');
       try {
-        const warning = page.locator('.warnings .notice');
         await warning.waitFor();
+        const summary = warning.locator('summary');
+        const fix = warning.locator('.notice-fix');
         assert.match(
-          await warning.innerText(),
-          /Qwen Code starts in approval mode "yolo".*no diff is ever shown.*\s+Type \/approval-mode default in Qwen Code/s,
+          await summary.innerText(),
+          /Qwen Code starts in approval mode "yolo".*no diff is ever shown/s,
         );
+        // One line, however narrow the window: the message is cut, its fix hidden.
+        await page.setViewportSize({ width: 640, height: 600 });
+        const oneLine = await summary.evaluate((element) => {
+          const style = element.ownerDocument.defaultView!.getComputedStyle(element);
+          return element.getBoundingClientRect().height < 2 * parseFloat(style.fontSize);
+        });
+        assert.equal(oneLine, true, 'the warning takes more than one line');
+        assert.equal(await fix.isVisible(), false);
+        await summary.click();
+        assert.match(await fix.innerText(), /Type \/approval-mode default in Qwen Code/);
+        assert.equal(await fix.isVisible(), true);
       } finally {
         writeJson(settings, SETTINGS_THAT_SHOW_DIFFS);
         await another.kill();
+        await page.setViewportSize({ width: 1440, height: 860 });
       }
-      // The engine looks again when the editor reports its folders: the next test has no warning.
+      // The engine looks again when the editor reports its folders: the cause is gone, and so
+      // is the warning, from the page too.
       await engine.workspaceChanged([workspace]);
       await eventually('no warning', () => (queue.warnings().length === 0 ? true : undefined));
+      await warning.waitFor({ state: 'detached' });
     });
 
     test('two diffs queue: the first is shown, then the second, each answered apart', async () => {
@@ -544,11 +561,13 @@ describe('review page in Chromium', { skip: missing }, () => {
     let served: Served;
     let gemini: RealClient;
     let page: Page;
+    /** As `tandem serve` names itself when `tandem` is not on the user's PATH. */
+    const restartCommand = "node '/opt/a clone/packages/cli/bin/tandem.js' serve /work/app";
 
     beforeEach(async () => {
       pageProblems = [];
       const workspace = join(sandbox.root, `ending-${Date.now()}`);
-      served = await serve(workspace);
+      served = await serve(workspace, restartCommand);
       gemini = await connect('gemini', workspace);
       page = await openPage(served.server.url);
     });
@@ -571,6 +590,8 @@ describe('review page in Chromium', { skip: missing }, () => {
         await page.locator('[role="alert"]').innerText(),
         /tandem serve has stopped.*new URL/s,
       );
+      // How to start it again, in a command that runs in the user's own terminal.
+      assert.equal(await page.locator('[role="alert"] code').innerText(), restartCommand);
       assert.equal(await page.locator('.clients').innerText(), 'No CLI connected');
     });
 

@@ -17,6 +17,8 @@ export interface ReviewServerOptions {
   /** The built review page: the `dist` folder of packages/web. */
   pageDir: string | URL;
   workspaceFolders: string[];
+  /** The command that starts this server again, as the user runs it: the page shows it once stopped. */
+  restartCommand?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   /**
@@ -229,6 +231,9 @@ export class ReviewServer {
       clients: this.options.queue.clients(),
       reviews: this.options.queue.pending(),
       warnings: this.options.queue.warnings(),
+      ...(this.options.restartCommand !== undefined && {
+        restartCommand: this.options.restartCommand,
+      }),
     };
   }
 

@@ -13,7 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ import {
   needsRoot,
   realClientIn,
   Sandbox,
+  TANDEM,
   waitFor,
   type RealClient,
 } from '@tandem/testkit';
@@ -128,11 +129,16 @@ describe('tandem serve: the process', () => {
     assert.match(output, new RegExp(`Tandem is serving ${workspace}\\n`));
     assert.match(output, /gemini {2,}\(or: qwen\)/);
     // Gemini CLI's first-run offer to install an extension is a dead end: answer No.
-    assert.match(output, /answer No, then type \/ide enable/);
+    // Qwen Code asks it too.
+    assert.match(output, /If Gemini CLI or Qwen Code asks to install an extension/);
+    assert.match(output, /answer No, then type\s+\/ide enable/);
     // The engine's warnings for this HOME, which has no settings: IDE mode off in both CLIs,
     // and Qwen Code's default approval mode, which never shows a diff.
     assert.match(output, /Before you start:\n {2}! IDE mode is off in Gemini CLI/);
-    assert.match(output, /! Qwen Code starts in approval mode "auto" \(its default\)/);
+    assert.match(
+      output,
+      /! Qwen Code starts in approval mode "auto" \((its default since 0\.21\.0|the default of Qwen Code [\d.]+)\)/,
+    );
     assert.match(output, /fix: Type \/approval-mode default in Qwen Code/);
     const files = discoveryFiles();
     assert.ok(
@@ -164,8 +170,19 @@ describe('tandem serve: the process', () => {
     );
     assert.notEqual(new URL(next).hash, url.hash, 'a spent URL is not printed again');
 
+    // `tandem doctor` and `tandem env` probe the companion: their visits are not news.
+    for (const command of ['doctor', 'env']) {
+      const run = spawnSync(process.execPath, [TANDEM, command], { cwd: workspace, env });
+      assert.match(run.stdout.toString(), /Tandem \(browser\)|export /, command);
+    }
+
     assert.equal(await serve.stop('SIGTERM'), 0);
     assert.deepEqual(discoveryFiles(), []);
+    // The one address printed, on either stream, is the review page's: not the CLIs' port.
+    const everything = serve.stdout() + serve.stderr();
+    const ports = new Set(everything.match(/(?<=127\.0\.0\.1:)\d+/g));
+    assert.deepEqual([...ports], [url.port], everything);
+    assert.doesNotMatch(serve.stderr(), /tandem-probe/);
   });
 
   test('SIGINT exits 0 too; --port picks the port; DIR may be given', async () => {

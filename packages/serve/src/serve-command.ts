@@ -86,11 +86,13 @@ async function serveUntilStopped(
   const connections = new ConnectionCap();
   let server: ReviewServer;
   let opened: OpenedPage | undefined;
+  const tandem = await tandemCommandFor(process.argv[1], io.env);
   try {
     server = await ReviewServer.start({
       queue,
       pageDir,
       workspaceFolders: [options.folder],
+      restartCommand: `${tandem} serve ${shellQuote(options.folder, quotingShellOf(io.env))}`,
       port: options.port,
       connections,
       // A spent URL (seen in a history) opens nothing; the file --open forwarded it with goes.
@@ -118,7 +120,7 @@ async function serveUntilStopped(
       connections,
       // The CLIs run in terminals of the user's own: the warnings say what those need.
       ownTerminals: false,
-      tandemCommand: await tandemCommandFor(process.argv[1], io.env),
+      tandemCommand: tandem,
       log,
     });
     // A stop asked for while the engine starts does not wait on the start.
@@ -144,7 +146,8 @@ async function serveUntilStopped(
       `In another terminal, start Gemini CLI or Qwen Code in that folder:\n` +
       `  cd ${shellQuote(options.folder, quotingShellOf(io.env))} && gemini      (or: qwen)\n` +
       `Each edit it proposes opens on the review page once IDE mode is on: type /ide enable.\n` +
-      `If Gemini CLI asks to install an extension for Tandem, answer No, then type /ide enable.\n` +
+      `If Gemini CLI or Qwen Code asks to install an extension for Tandem, answer No, then type\n` +
+      `/ide enable: there is nothing to install.\n` +
       `Over SSH: ssh -L ${server.port}:127.0.0.1:${server.port} HOST, then open the page locally.\n` +
       `Press Ctrl+C to stop; diffs still pending are rejected.\n` +
       warningsText(engine.warnings()),

@@ -28,7 +28,8 @@ const connectionLabels: Record<ConnectionState, string> = {
 export class ReviewApp {
   private workspaceFolders: string[] = [];
   private clients: ReviewClient[] = [];
-  private warnings: ReviewWarning[] = [];
+  /** How the user starts the server again, when the server said. */
+  private restartCommand: string | undefined;
   /** The server has gone: only a live stream (the same server, back) undoes it. */
   private stopped = false;
   /** In the order they arrived: the queue. */
@@ -112,7 +113,8 @@ export class ReviewApp {
       case 'snapshot': {
         this.workspaceFolders = event.snapshot.workspaceFolders;
         this.clients = event.snapshot.clients;
-        this.warnings = event.snapshot.warnings;
+        this.showWarnings(event.snapshot.warnings);
+        this.restartCommand = event.snapshot.restartCommand;
         const pending = new Set(event.snapshot.reviews.map((review) => review.id));
         for (const id of this.reviews.keys()) if (!pending.has(id)) this.remove(id);
         // Reviews already on the page keep their editors, with whatever the user typed.
@@ -134,7 +136,7 @@ export class ReviewApp {
         this.clients = event.clients;
         break;
       case 'warnings':
-        this.warnings = event.warnings;
+        this.showWarnings(event.warnings);
         break;
       case 'stopped':
         break;
@@ -169,7 +171,7 @@ export class ReviewApp {
       h('strong', {}, 'tandem serve has stopped. '),
       'No CLI is connected through this page, and what is still listed here can no longer be ' +
         'answered. Start it again (',
-      h('code', {}, `tandem serve ${this.workspaceFolders[0] ?? 'DIR'}`),
+      h('code', {}, this.restartCommand ?? `tandem serve ${this.workspaceFolders[0] ?? 'DIR'}`),
       ') and open the new URL it prints: every start has a new address and secret.',
     );
     this.stoppedBanner.hidden = false;
@@ -178,16 +180,6 @@ export class ReviewApp {
 
   private render(): void {
     this.workspaceLabel.textContent = this.workspaceFolders.join(', ');
-    this.warningList.replaceChildren(
-      ...this.warnings.map((warning) =>
-        h(
-          'div',
-          { class: 'notice notice-warning' },
-          h('span', {}, warning.message),
-          h('span', { class: 'notice-fix' }, warning.fix),
-        ),
-      ),
-    );
     this.clientList.replaceChildren(
       ...(this.clients.length > 0
         ? this.clients.map((client) =>
@@ -217,6 +209,28 @@ export class ReviewApp {
       this.main.append(pane.element);
     }
     if (!selected) this.renderEmptyState();
+  }
+
+  /**
+   * One line a warning, its fix on demand; a warning whose cause has gone (the server no longer
+   * lists it) goes with it, and one the user opened stays open.
+   */
+  private showWarnings(warnings: ReviewWarning[]): void {
+    const open = new Set(
+      [...this.warningList.querySelectorAll('details[open] > summary')].map((s) => s.textContent),
+    );
+    this.warningList.replaceChildren(
+      ...warnings.map((warning) => {
+        const notice = h(
+          'details',
+          { class: 'notice notice-warning' },
+          h('summary', { title: warning.message }, warning.message),
+          h('span', { class: 'notice-fix' }, warning.fix),
+        );
+        notice.open = open.has(warning.message);
+        return notice;
+      }),
+    );
   }
 
   private queueItem(review: Review): HTMLLIElement {

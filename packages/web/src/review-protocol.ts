@@ -57,6 +57,8 @@ export interface ReviewSnapshot {
   clients: ReviewClient[];
   reviews: Review[];
   warnings: ReviewWarning[];
+  /** The command that starts the page's server again, as the user runs it (when it is one). */
+  restartCommand?: string;
 }
 
 /** One message of the event stream (`GET api/events`). */

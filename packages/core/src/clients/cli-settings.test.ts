@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { cliSettings, ideModeSetting, stripJsonComments } from './cli-settings.js';
+import { CLIENTS_DIR, needsProgram } from '@tandem/testkit';
+import {
+  approvalModeOrigin,
+  cliSettings,
+  ideModeSetting,
+  stripJsonComments,
+} from './cli-settings.js';
 import { discoveryLocations } from './discovery-rules.js';
 
 let root: string;
@@ -91,6 +97,40 @@ test('approval mode: Qwen Code starts in "auto" (no diffs), Gemini CLI in "defau
   write(geminiUser, '{"general": {"defaultApprovalMode": "yolo"}}');
   assert.equal((await gemini()).approvalMode.mode, 'default');
   remove(qwenUser, geminiUser, join(project, '.qwen', 'settings.json'));
+});
+
+test("Qwen Code's default approval mode is its version's: auto in the real 0.24.4, default in 0.15.10 (Node 20's)", async (t) => {
+  const realQwen = join(CLIENTS_DIR, 'node_modules', '.bin', 'qwen');
+  if (!needsProgram(t, realQwen)) return;
+  const at = discoveryLocations(env, project);
+  const qwenFrom = (PATH: string) => cliSettings('qwen', at, project, { ...env, PATH });
+  const real = await qwenFrom(`${join(root, 'nowhere')}:${dirname(realQwen)}`);
+  const { version } = JSON.parse(
+    readFileSync(
+      join(CLIENTS_DIR, 'node_modules', '@qwen-code', 'qwen-code', 'package.json'),
+      'utf8',
+    ),
+  );
+  assert.deepEqual(real.approvalMode, { mode: 'auto', showsDiffs: false, version });
+  assert.equal(
+    approvalModeOrigin('qwen', real.approvalMode),
+    `the default of Qwen Code ${version}`,
+  );
+
+  // As `npm install -g @qwen-code/qwen-code` lays out 0.15.10, the newest release for Node 20.
+  const prefix = join(root, 'node20');
+  const pkg = join(prefix, 'lib', 'node_modules', '@qwen-code', 'qwen-code');
+  write(join(pkg, 'package.json'), '{"name": "@qwen-code/qwen-code", "version": "0.15.10"}');
+  write(join(pkg, 'cli.js'), '');
+  mkdirSync(join(prefix, 'bin'));
+  symlinkSync('../lib/node_modules/@qwen-code/qwen-code/cli.js', join(prefix, 'bin', 'qwen'));
+  const old = await qwenFrom(join(prefix, 'bin'));
+  assert.deepEqual(old.approvalMode, { mode: 'default', showsDiffs: true, version: '0.15.10' });
+
+  // No qwen on the PATH: the newest releases' default, said as such.
+  const none = await qwenFrom(join(root, 'nowhere'));
+  assert.deepEqual(none.approvalMode, { mode: 'auto', showsDiffs: false });
+  assert.equal(approvalModeOrigin('qwen', none.approvalMode), 'its default since 0.21.0');
 });
 
 test('comments are removed outside strings only', () => {

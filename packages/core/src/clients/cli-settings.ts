@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { DiscoveryLocations } from './discovery-rules.js';
+import { installedCliVersion, isOlderVersion } from './installed-cli.js';
 
 /**
  * What each CLI's settings decide for a companion (docs/clients.md, "Discovery"): whether it looks for an
@@ -9,6 +10,11 @@ import type { DiscoveryLocations } from './discovery-rules.js';
  */
 
 export type CliKind = 'gemini' | 'qwen';
+
+export const CLI_DISPLAY_NAMES: Record<CliKind, string> = {
+  gemini: 'Gemini CLI',
+  qwen: 'Qwen Code',
+};
 
 /** One settings file a CLI reads, lowest precedence first. */
 export interface SettingsLayer {
@@ -51,21 +57,28 @@ export interface ApprovalModeSetting {
   showsDiffs: boolean;
   /** The file that decides; none when it is the CLI's default. */
   decidedBy?: SettingsLayer;
+  /** The version of the CLI on the PATH, whose default it is (when no file decides). */
+  version?: string;
 }
 
 /**
  * The approval mode each CLI starts in, when no flag sets it: Gemini CLI's
  * `general.defaultApprovalMode` (default `default`; `yolo` is refused there), Qwen Code's
- * `tools.approvalMode` (default `auto`, which writes edits without asking). Only `default` asks,
- * and the diff is shown at that question.
+ * `tools.approvalMode` (default `auto`, which writes edits without asking, since 0.21; `default`
+ * in 0.15.10, the newest release for Node 20). Only `default` asks, and the diff is shown at that
+ * question. `defaultMode` takes the version on the PATH, when it is known (else the newest's).
  */
 export const APPROVAL_MODE_RULES: Record<
   CliKind,
-  { setting: string; defaultMode: string; read(settings: Record<string, unknown>): unknown }
+  {
+    setting: string;
+    defaultMode(version: string | undefined): string;
+    read(settings: Record<string, unknown>): unknown;
+  }
 > = {
   gemini: {
     setting: 'general.defaultApprovalMode',
-    defaultMode: 'default',
+    defaultMode: () => 'default',
     read: (settings) => {
       const value = isObject(settings.general) ? settings.general.defaultApprovalMode : undefined;
       return value === 'yolo' ? undefined : value;
@@ -73,7 +86,10 @@ export const APPROVAL_MODE_RULES: Record<
   },
   qwen: {
     setting: 'tools.approvalMode',
-    defaultMode: 'auto',
+    defaultMode: (version) =>
+      version !== undefined && isOlderVersion(version, QWEN_AUTO_DEFAULT_SINCE)
+        ? 'default'
+        : 'auto',
     read: (settings) => {
       const value = isObject(settings.tools) ? settings.tools.approvalMode : undefined;
       if (typeof value !== 'string') return undefined;
@@ -82,6 +98,16 @@ export const APPROVAL_MODE_RULES: Record<
     },
   },
 };
+
+/** The first Qwen Code release that starts in approval mode `auto`. */
+const QWEN_AUTO_DEFAULT_SINCE = '0.21.0';
+
+/** Where the approval mode comes from, for people: the file, or whose default it is. */
+export function approvalModeOrigin(client: CliKind, setting: ApprovalModeSetting): string {
+  if (setting.decidedBy) return `set in ${setting.decidedBy.path}`;
+  if (setting.version) return `the default of ${CLI_DISPLAY_NAMES[client]} ${setting.version}`;
+  return client === 'qwen' ? `its default since ${QWEN_AUTO_DEFAULT_SINCE}` : 'its default';
+}
 
 /** The approval mode that shows diffs. */
 export const DIFF_APPROVAL_MODE = 'default';
@@ -99,17 +125,20 @@ export async function cliSettings(
   env: NodeJS.ProcessEnv,
 ): Promise<CliSettings> {
   const paths = settingsPaths(client, locations, dir, env);
-  const layers = await Promise.all(paths.map(([scope, path]) => readLayer(client, scope, path)));
+  const [layers, version] = await Promise.all([
+    Promise.all(paths.map(([scope, path]) => readLayer(client, scope, path))),
+    installedCliVersion(client, env),
+  ]);
   const last = [...layers].reverse();
   const ideBy = last.find((layer) => layer.ideEnabled !== undefined);
   const modeBy = last.find((layer) => layer.approvalMode !== undefined);
-  const mode = modeBy?.approvalMode ?? APPROVAL_MODE_RULES[client].defaultMode;
+  const mode = modeBy?.approvalMode ?? APPROVAL_MODE_RULES[client].defaultMode(version);
   return {
     ideMode: { enabled: ideBy?.ideEnabled ?? false, ...(ideBy && { decidedBy: ideBy }), layers },
     approvalMode: {
       mode,
       showsDiffs: mode === DIFF_APPROVAL_MODE,
-      ...(modeBy && { decidedBy: modeBy }),
+      ...(modeBy ? { decidedBy: modeBy } : version !== undefined && { version }),
     },
   };
 }

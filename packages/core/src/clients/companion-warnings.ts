@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { quotingShellOf } from '@tandem/command';
 import type { CompanionWarning } from '../editor-port.js';
-import { APPROVAL_MODE_RULES, type CliKind, type CliSettings } from './cli-settings.js';
+import {
+  APPROVAL_MODE_RULES,
+  approvalModeOrigin,
+  CLI_DISPLAY_NAMES,
+  type CliKind,
+  type CliSettings,
+} from './cli-settings.js';
 import { CONTAINER_LOOPBACK_VARIABLE, geminiHost, type ContainerFacts } from './container-rules.js';
 import type { DiscoveryLocations } from './discovery-rules.js';
 
@@ -9,11 +15,6 @@ import type { DiscoveryLocations } from './discovery-rules.js';
  * The warnings every frontend shows (see `CompanionWarning`), from the facts about the CLIs'
  * settings and the other editors that `warnings/` gathers: rules only, no file is read here.
  */
-
-export const CLI_DISPLAY_NAMES: Record<CliKind, string> = {
-  gemini: 'Gemini CLI',
-  qwen: 'Qwen Code',
-};
 
 /** Another live companion, as its discovery files name it. */
 export interface OtherEditor {
@@ -37,6 +38,8 @@ export interface WarningInput {
   ownTerminals: boolean;
   /** Whether the editor shows diffs: an approval mode only matters when it does. */
   showsDiffs: boolean;
+  /** The names of the CLIs connected now (`ConnectedClient.name`): what they did, they can do. */
+  connectedClients?: string[];
 }
 
 /** What the warnings are computed from: each CLI's settings, the other live editors. */
@@ -80,7 +83,7 @@ function settingsWarnings(
   }
   if (input.showsDiffs && !approvalMode.showsDiffs) {
     const rule = APPROVAL_MODE_RULES[cli];
-    const where = approvalMode.decidedBy ? `set in ${approvalMode.decidedBy.path}` : `its default`;
+    const where = approvalModeOrigin(cli, approvalMode);
     const userFile =
       cli === 'gemini'
         ? join(locations.geminiHome, '.gemini', 'settings.json')
@@ -104,6 +107,8 @@ function settingsWarnings(
 
 function containerWarnings(input: WarningInput): CompanionWarning[] {
   if (geminiHost(input.container) !== 'host.docker.internal') return [];
+  // A Gemini CLI that connected had what it needs: the user has the fix in hand.
+  if (input.connectedClients?.includes(CLI_DISPLAY_NAMES.gemini)) return [];
   const env = envLine(input.tandem, input.env);
   return [
     {

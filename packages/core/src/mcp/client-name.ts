@@ -4,7 +4,7 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
  * Both CLIs introduce themselves as `streamable-http-client`; Gemini CLI sends its own version,
  * Qwen Code a fixed `1.0.0` over a newer protocol — not its version, so none is shown for it
  * (`''`, as for any client that names no version). A best-effort label for people to read; the
- * engine never decides anything by it.
+ * engine decides by it only that a warning about that CLI's terminals has done its job.
  */
 export function describeClient(
   info: Implementation | undefined,

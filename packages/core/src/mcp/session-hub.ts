@@ -38,6 +38,11 @@ const CLIENTS_WINDOW_MS = 100;
 export class SessionHub implements SessionHost {
   private readonly sessions = new Map<string, ClientSession>();
   private readonly reapers = new Map<ClientSession, NodeJS.Timeout>();
+  /**
+   * The sessions logged as connected: only they are logged as leaving (a probe, as `tandem
+   * doctor` and `tandem env` make, never finishes connecting, and is not news).
+   */
+  private readonly announced = new WeakSet<ClientSession>();
   private closing = false;
   private readonly clientsPacer: UpdatePacer;
   /**
@@ -135,6 +140,7 @@ export class SessionHub implements SessionHost {
 
   sessionReady(session: ClientSession): void {
     this.options.log.info(`${clientLabel(session.client)} connected (${session.id})`);
+    this.announced.add(session);
     this.clientsChanged();
   }
 
@@ -161,7 +167,9 @@ export class SessionHub implements SessionHost {
     clearTimeout(this.reapers.get(session));
     this.reapers.delete(session);
     if (!this.sessions.delete(session.id)) return;
-    this.options.log.info(`${session.client.name} left (${session.id})`);
+    if (this.announced.has(session)) {
+      this.options.log.info(`${session.client.name} left (${session.id})`);
+    }
     await this.options.sessionEnded(session.id);
     await session.close();
     this.clientsChanged();

@@ -41,7 +41,7 @@ describe('companion warnings', () => {
   test('IDE mode off, and Qwen Code in its default "auto" approval mode: no diff is ever shown', async () => {
     assert.deepEqual(await codes(), ['ide-mode-off:gemini', 'ide-mode-off:qwen', 'no-diffs:qwen']);
     const [warning] = (await companionWarnings(input())).filter((w) => w.code === 'no-diffs');
-    assert.match(warning!.message, /approval mode "auto" \(its default\)/);
+    assert.match(warning!.message, /approval mode "auto" \(its default since 0\.21\.0\)/);
     assert.match(warning!.fix, /\/approval-mode default/);
     assert.match(warning!.fix, /"tools": \{"approvalMode": "default"\}/);
     const ideOff = (await companionWarnings(input()))[0]!;
@@ -82,6 +82,13 @@ describe('companion warnings', () => {
       await codes({ container: { marker: '/.dockerenv', localOverride: 'REMOTE_CONTAINERS' } }),
       [],
     );
+    // Once a Gemini CLI has connected, its terminal had the fix: the warning goes (a Qwen Code
+    // connecting says nothing about Gemini CLI's terminals).
+    const inContainer = { container: { marker: '/.dockerenv' } };
+    assert.deepEqual(await codes({ ...inContainer, connectedClients: ['Gemini CLI'] }), []);
+    assert.deepEqual(await codes({ ...inContainer, connectedClients: ['Qwen Code'] }), [
+      'container:gemini',
+    ]);
   });
 
   test('another live editor on the same folder, or a parent or child of it, is named', async () => {
@@ -148,6 +155,14 @@ describe('companion warnings', () => {
     // What `npm link -w @tandem/cli` makes: a `tandem` on PATH that leads to bin/tandem.js.
     symlinkSync(join(cli, 'bin', 'tandem.js'), join(bin, 'tandem'));
     assert.equal(await tandemCommandFor(script, { PATH: `/nowhere:${bin}` }), 'tandem');
+    // Run by an npm script (`npm run demo`), the clone's own node_modules/.bin leads to it too,
+    // but that folder is on npm's PATH only, not in the user's terminal.
+    const npmBin = join(sandbox.root, 'clone', 'node_modules', '.bin');
+    mkdirSync(npmBin, { recursive: true });
+    symlinkSync(join(cli, 'bin', 'tandem.js'), join(npmBin, 'tandem'));
+    const npmPath = { PATH: `${npmBin}:/nowhere`, npm_lifecycle_event: 'demo' };
+    assert.equal(await tandemCommandFor(script, npmPath), `node ${script}`);
+    assert.equal(await tandemCommandFor(script, { PATH: npmBin }), 'tandem');
     // Run as anything else (a test), it is the plain name.
     assert.equal(await tandemCommandFor('/x/some.test.ts', { PATH: '' }), 'tandem');
   });

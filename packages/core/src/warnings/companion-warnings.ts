@@ -1,5 +1,5 @@
 import { readdir, realpath } from 'node:fs/promises';
-import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quotingShellOf, shellQuote } from '@tandem/command';
 import { cliSettings } from '../clients/cli-settings.js';
@@ -119,7 +119,8 @@ function contains(root: string, path: string): boolean {
 
 /**
  * How the user runs Tandem, for the commands the fixes print: `tandem` when the `tandem` on
- * PATH is this one, else `node <this script>`.
+ * PATH is this one, else `node <this script>`. The `node_modules/.bin` folders that npm puts
+ * first on the PATH of a script it runs (`npm run demo`) are not on the user's own PATH.
  */
 export async function tandemCommandFor(
   script: string | undefined,
@@ -128,10 +129,11 @@ export async function tandemCommandFor(
   // Run as anything but Tandem's own script (a test, say), the user's command is `tandem`.
   if (!script || !/^tandem(\.js)?$/.test(basename(script))) return 'tandem';
   // Every folder of the PATH is looked in at once; the first that has a `tandem` is the one.
+  const runByNpm = env.npm_lifecycle_event !== undefined;
   const onPath = Promise.all(
     (env.PATH ?? '')
       .split(delimiter)
-      .filter(Boolean)
+      .filter((dir) => dir !== '' && !(runByNpm && isNpmBinFolder(dir)))
       .map((dir) => realpath(join(dir, 'tandem')).catch(() => undefined)),
   ).then((found) => found.find((path) => path !== undefined));
   const self = await realOr(script);
@@ -140,6 +142,10 @@ export async function tandemCommandFor(
   return first === self || (first && join(first, '..', '..', 'dist', 'tandem.js') === self)
     ? 'tandem'
     : `node ${shellQuote(self, quotingShellOf(env))}`;
+}
+
+function isNpmBinFolder(dir: string): boolean {
+  return basename(dir) === '.bin' && basename(dirname(dir)) === 'node_modules';
 }
 
 /**

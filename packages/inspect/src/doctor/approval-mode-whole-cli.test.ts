@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Engine } from '@tandem/core';
 import {
+  CLIENTS_DIR,
   editPrompt,
   inputPattern,
   needsProgram,
@@ -44,7 +45,8 @@ test('Qwen Code in its default approval mode writes the edit itself: no diff, as
   });
   try {
     const env = {
-      PATH: process.env.PATH,
+      // The real Qwen Code first on the PATH: doctor reads its version, whose default decides.
+      PATH: `${join(CLIENTS_DIR, 'node_modules', '.bin')}:${process.env.PATH}`,
       HOME: sandbox.home,
       TMPDIR: sandbox.tmpDir,
       QWEN_HOME: sandbox.qwenHome,
@@ -54,7 +56,13 @@ test('Qwen Code in its default approval mode writes the edit itself: no diff, as
     const report = await diagnose({ dir: sandbox.workspace, env, clients: ['qwen'] });
     const qwen = report.clients[0]!;
     assert.equal(qwen.connects, true, qwen.status);
-    assert.deepEqual(qwen.approvalMode, { mode: 'auto', showsDiffs: false });
+    const { version } = JSON.parse(
+      readFileSync(
+        join(CLIENTS_DIR, 'node_modules', '@qwen-code', 'qwen-code', 'package.json'),
+        'utf8',
+      ),
+    );
+    assert.deepEqual(qwen.approvalMode, { mode: 'auto', showsDiffs: false, version });
     const problem = report.problems.find((p) => p.code === 'no-diffs');
     assert.match(problem?.message ?? '', /diffs will never be shown/);
     assert.match(problem?.fix ?? '', /\/approval-mode default/);

@@ -134,7 +134,10 @@ describe('tandem doctor', () => {
     assert.match(parsed.problems[0]?.fix ?? '', /Type \/approval-mode default in Qwen Code/);
     assert.match(parsed.problems[0]?.fix ?? '', /"tools": \{"approvalMode": "default"\}/);
     const text = await doctor(ws);
-    assert.match(text.stdout, /! approval mode auto \(its default\): writes edits without asking/);
+    assert.match(
+      text.stdout,
+      /! approval mode auto \((its default since 0\.21\.0|the default of Qwen Code [\d.]+)\): writes edits without asking/,
+    );
     assert.match(
       text.stdout,
       new RegExp(`Qwen Code connects \\(port ${engine.port}\\) but shows no diffs`),

@@ -35,7 +35,7 @@ editor for DIR, or its companion unreachable); 2 on a usage error.
               live, staleBecause?, workspace?: {outcome: match|mismatch|missing|no-folder|
               invalid, roots?, matchedRoot?, why?}}
   clients[]   per CLI: {client: gemini|qwen, name, ideMode: {enabled, decidedBy?, layers},
-              approvalMode: {mode, showsDiffs, decidedBy?},
+              approvalMode: {mode, showsDiffs, decidedBy? or version?},
               idePid: {pid, source}, candidates: [{path, rank, workspace?, note}],
               chosenFile?, choice, detectedIde?: {name, displayName, from}, workspace?,
               attempts: [{host, port, via, tokenSent, probe}], connected, port?, status,

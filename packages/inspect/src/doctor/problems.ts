@@ -1,3 +1,4 @@
+import { approvalModeOrigin } from '@tandem/core';
 import type { ClientReport, EnvironmentReport, FileReport, Problem } from './doctor-report.js';
 import { editorClaimsOf } from './ide-detection.js';
 import type { ConnectionAttempt } from './prediction.js';
@@ -49,14 +50,14 @@ function clientProblems(client: ClientReport, input: ProblemInput): Problem[] {
     );
   }
   if (client.diffing && !client.approvalMode.showsDiffs) {
-    const { mode, decidedBy } = client.approvalMode;
+    const { mode } = client.approvalMode;
     const [section, key] = (
       client.client === 'gemini' ? 'general.defaultApprovalMode' : 'tools.approvalMode'
     ).split('.');
     add(
       'warning',
       'no-diffs',
-      `${name} starts in approval mode "${mode}" (${decidedBy ? `set in ${decidedBy.path}` : 'its default'}): it writes edits without asking, so diffs will never be shown in the editor, though /ide status says "Connected".`,
+      `${name} starts in approval mode "${mode}" (${approvalModeOrigin(client.client, client.approvalMode)}): it writes edits without asking, so diffs will never be shown in the editor, though /ide status says "Connected".`,
       `${client.client === 'qwen' ? 'Type /approval-mode default in Qwen Code' : 'Start Gemini CLI with --approval-mode default'}, or set {"${section}": {"${key}": "default"}} in ${userSettingsOf(client)}.`,
     );
   }

@@ -1,4 +1,5 @@
 import { printable } from '@tandem/command';
+import { approvalModeOrigin } from '@tandem/core';
 import { basename } from 'node:path';
 import type { ClientReport, DoctorReport, FileReport, Problem } from './doctor-report.js';
 import { CLIENT_NAMES } from './prediction.js';
@@ -74,7 +75,7 @@ function clientSection(client: ClientReport): string[] {
   const { approvalMode } = client;
   line(
     approvalMode.showsDiffs ? MARK.ok : MARK.warning,
-    `approval mode ${approvalMode.mode} (${approvalMode.decidedBy ? approvalMode.decidedBy.path : 'its default'}): ${approvalMode.showsDiffs ? 'asks before each edit, with the diff in the editor' : 'writes edits without asking: no diff is shown'}`,
+    `approval mode ${approvalMode.mode} (${approvalModeOrigin(client.client, approvalMode)}): ${approvalMode.showsDiffs ? 'asks before each edit, with the diff in the editor' : 'writes edits without asking: no diff is shown'}`,
   );
   // Qwen Code uses it only to find a legacy file; the JSON report has it.
   if (client.client === 'gemini') {

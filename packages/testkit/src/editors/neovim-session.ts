@@ -131,7 +131,9 @@ export class NeovimSession {
   /** The Neovim listening on `socket` (started by someone else), once it answers. */
   static async connect(sandbox: Sandbox, socket: string): Promise<NeovimSession> {
     // The socket's file appears when Neovim binds it, a moment before it listens.
-    await waitFor('the Neovim socket', async () => ((await accepts(socket)) ? true : undefined));
+    await waitFor('the Neovim socket', async () =>
+      (await socketAccepts(socket)) ? true : undefined,
+    );
     const nvim = attach({ socket, options: { logger: QUIET_LOGGER as unknown as AttachLogger } });
     const session = new NeovimSession(sandbox, nvim);
     await nvim.eval('1');
@@ -235,7 +237,7 @@ export function neovimForBlock(options: { tandem?: string; nvim?: EditorVersion 
 }
 
 /** Whether the Unix socket `socket` takes a connection now. */
-function accepts(socket: string): Promise<boolean> {
+export function socketAccepts(socket: string): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = connect(socket);
     probe.once('connect', () => {
