@@ -4,10 +4,11 @@
  * code-server into `.cache/code-server` (git-ignored); without it the tests skip, printed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { parentPid } from '@tandem/core';
 import { chromiumMissing, launchChromium } from '../chromium.js';
 import { missing } from '../needs.js';
 import { processGroupAlive } from '../real-clients/tmux.js';
@@ -453,6 +454,22 @@ export class CodeServer {
       .catch(() => '');
   }
 
+  /**
+   * Runs `during` with this window's extension host stopped (SIGSTOP), as a machine too busy to
+   * run it leaves it for a while; continues it afterwards. The page still takes keys and clicks:
+   * what they ask of the extension host waits, in order.
+   */
+  async withExtensionHostStopped<T>(during: () => Promise<T>): Promise<T> {
+    const hosts = descendantsRunning(this.server.pid!, '--type=extensionHost');
+    if (hosts.length === 0) throw new Error('code-server runs no extension host');
+    for (const pid of hosts) process.kill(pid, 'SIGSTOP');
+    try {
+      return await during();
+    } finally {
+      for (const pid of hosts) process.kill(pid, 'SIGCONT');
+    }
+  }
+
   /** Ends code-server as a user stopping it would: SIGTERM to the server process only. */
   async terminate(): Promise<void> {
     this.server.kill('SIGTERM');
@@ -471,6 +488,22 @@ export class CodeServer {
       () => killGroup(this.server, 'SIGKILL'),
     );
   }
+}
+
+/** The processes descended from `ancestor` whose command line holds `text` (read from /proc). */
+function descendantsRunning(ancestor: number, text: string): number[] {
+  const descends = (pid: number | undefined): boolean =>
+    pid !== undefined && pid > 1 && (pid === ancestor || descends(parentPid(pid)));
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) && descends(pid);
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
 }
 
 function killGroup(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
