@@ -37,6 +37,9 @@ export function codeServerSkipReason(): string | false {
   return missing([], browser ? [browser, ...reasons] : reasons);
 }
 
+/** How many of the page's console messages are kept for `diagnostics()`. */
+const CONSOLE_LINES_KEPT = 200;
+
 /** Settings that keep the window quiet and the terminal readable (DOM renderer). */
 const USER_SETTINGS = {
   'workbench.startupEditor': 'none',
@@ -73,6 +76,8 @@ export interface CodeServerOptions {
 /** One code-server with the extension, and a browser page showing its window. */
 export class CodeServer {
   private terminalDumps = 0;
+  /** The page's console messages and errors, the last of them. */
+  private readonly console: string[] = [];
 
   private constructor(
     private readonly sandbox: Sandbox,
@@ -83,7 +88,14 @@ export class CodeServer {
     private readonly output: string[],
     /** The multi-root window's `.code-workspace` file. */
     private readonly workspaceFile: string | undefined,
-  ) {}
+  ) {
+    const keep = (line: string) => {
+      this.console.push(line);
+      if (this.console.length > CONSOLE_LINES_KEPT) this.console.shift();
+    };
+    page.on('console', (message) => keep(`[${message.type()}] ${message.text()}`));
+    page.on('pageerror', (error) => keep(`[page error] ${error.message}`));
+  }
 
   static async start(sandbox: Sandbox, options: CodeServerOptions = {}): Promise<CodeServer> {
     const dir = path.join(sandbox.root, 'code-server');
@@ -184,6 +196,27 @@ export class CodeServer {
   /** The last lines code-server printed, for error messages. */
   log(lines = 40): string {
     return this.output.slice(-lines).join('\n');
+  }
+
+  /**
+   * What this window logged, for a failed test: the extension's log (its "Tandem" output
+   * channel), the extension host's, code-server's own output and the page's console, the last
+   * lines of each.
+   */
+  async diagnostics(): Promise<string> {
+    const logs = path.join(this.sandbox.root, 'code-server', 'user-data', 'logs');
+    const files = (await readdir(logs, { recursive: true }).catch(() => [] as string[])).sort();
+    const tail = async (name: string, lines: number) => {
+      const found = files.filter((file) => path.basename(file) === name);
+      const texts = await Promise.all(found.map((file) => readFile(path.join(logs, file), 'utf8')));
+      return texts.join('\n').split('\n').slice(-lines).join('\n') || '(none)';
+    };
+    return [
+      `── the extension's log (Tandem.log)\n${await tail('Tandem.log', 300)}`,
+      `── the extension host's log\n${await tail('remoteexthost.log', 80)}`,
+      `── code-server's output\n${this.log(80)}`,
+      `── the page's console\n${this.console.join('\n') || '(none)'}`,
+    ].join('\n');
   }
 
   /** The user's settings.json, which VS Code watches: a change there is a change in Settings. */
