@@ -105,16 +105,25 @@ export async function callMcpTool(
       method: 'tools/call',
       params: { name: call.name, arguments: call.arguments },
     }),
+  }).catch((error: unknown) => {
+    // fetch says only "fetch failed": what failed is its cause.
+    const cause = error instanceof Error && error.cause ? `: ${String(error.cause)}` : '';
+    throw new Error(`${call.name} call ${call.id} failed${cause}`, { cause: error });
   });
   return reply.text();
 }
 
-/** The headers of a CLI's request with `token` (and, once it has one, its session). */
+/**
+ * The headers of a CLI's request with `token` (and, once it has one, its session). Each request
+ * has a connection of its own: one kept alive between requests may be closed by the server (5 s
+ * idle) just as the next request takes it, which a busy machine's late timers make likely.
+ */
 export function mcpHeaders(token: string, sessionId?: string): Record<string, string> {
   return {
     authorization: `Bearer ${token}`,
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
+    connection: 'close',
     ...(sessionId && { 'mcp-session-id': sessionId }),
   };
 }
