@@ -136,14 +136,15 @@ describe('tandem bridge and diff replies that never come', () => {
       warmUp.opened,
       /The editor could not show the diff: the editor did not answer diff\/open within 1 s/,
     );
-    // A real client holds one diff at a time: the flood comes from one session as the engine
-    // allows it, distinct files, all at once.
-    const sessionId = await openMcpSession(port, token);
     // 32 KiB each: a thousand kept would hold 32 MiB, well above what a busy heap varies by
     // between two floods (up to 5 MiB seen in a full suite).
     const proposal = 'proposed line\n'.repeat(2400);
-    const flood = (name: string, count: number) =>
-      Promise.all(
+    // A real client holds one diff at a time: a flood comes from one session as the engine
+    // allows it, distinct files, all at once. A session of its own for each: one that never
+    // opens its stream lives 30 s, which a busy machine's two floods and heap readings outlast.
+    const flood = async (name: string, count: number) => {
+      const sessionId = await openMcpSession(port, token);
+      return Promise.all(
         Array.from({ length: count }, (_, n) =>
           callMcpTool(port, token, sessionId, {
             id: n,
@@ -155,6 +156,7 @@ describe('tandem bridge and diff replies that never come', () => {
           }),
         ),
       );
+    };
     // What a first flood loads and sizes (parsers, tables grown to a thousand sockets) stays:
     // the heap is measured around a second one.
     await flood('warm-up', UNANSWERED);
