@@ -32,7 +32,9 @@ if (jobs.length === 0) {
 // No file may run longer than this: a hung editor or CLI must not hold CI for its 90 minutes.
 const timeoutMs = 15 * 60_000;
 const started = Date.now();
-const runId = randomBytes(6).toString('hex');
+// Every job's marker holds the run's id: .ci/run gives one (TANDEM_TEST_RUN) to find what the
+// whole run left behind.
+const runId = process.env.TANDEM_TEST_RUN || randomBytes(6).toString('hex');
 // Interrupted: the running jobs are ended (and swept) before the summary.
 const interrupted = new AbortController();
 for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

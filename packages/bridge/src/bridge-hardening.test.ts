@@ -406,20 +406,22 @@ describe('tandem bridge and the file of a diff', () => {
 describe('tandem bridge stopping with a diff open', () => {
   const scene = bridgeWithGemini();
 
-  it('shutdown with an editor that never answers diff/close: replied to and exited within 5 s, files removed', async () => {
-    scene.editor.handle('diff/close', () => new Promise(() => undefined));
-    const file = join(scene.sandbox.workspace, 'open.txt');
-    await writeFile(file, 'old\n');
-    const diff = scene.gemini.openDiff(file, 'new\n', 5_000);
-    await diff.opened;
-    const started = Date.now();
-    const late = sleep(8_000).then(() => 'still waiting after 8 s');
-    const reply = await Promise.race([scene.editor.request('shutdown', {}), late]);
-    assert.deepEqual(typeof reply === 'string' ? reply : reply.result, {});
-    assert.equal(await Promise.race([scene.editor.exited, late]), 0);
-    assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`);
-    assert.equal((await diff.result).status, 'rejected');
-    const left = await readdir(join(scene.sandbox.tmpDir, 'gemini', 'ide'));
-    assert.deepEqual(left, []);
-  });
+  it(
+    'shutdown with an editor that never answers diff/close: replied to and exited within the 5 s stop deadline, files removed',
+    { timeout: 60_000 },
+    async () => {
+      scene.editor.handle('diff/close', () => new Promise(() => undefined));
+      const file = join(scene.sandbox.workspace, 'open.txt');
+      await writeFile(file, 'old\n');
+      const diff = scene.gemini.openDiff(file, 'new\n');
+      await diff.opened;
+      const reply = scene.editor.request('shutdown', {});
+      // 0, not the 1 that the process host's deadline ends it with: it ended by itself, within it.
+      assert.equal(await scene.editor.exited, 0);
+      assert.deepEqual((await reply).result, {});
+      assert.equal((await diff.result).status, 'rejected');
+      const left = await readdir(join(scene.sandbox.tmpDir, 'gemini', 'ide'));
+      assert.deepEqual(left, []);
+    },
+  );
 });

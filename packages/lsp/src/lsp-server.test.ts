@@ -60,13 +60,20 @@ async function startEditor(
   return editor;
 }
 
-/** Resolves with how long the server took to exit; fails past `ms`. */
-async function exitsWithin(editor: LspEditor, ms: number): Promise<number | null> {
-  const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
-  const status = await Promise.race([editor.exited, timer]);
-  assert.notEqual(status, 'late', `the server did not exit within ${ms} ms`);
+/**
+ * The server's exit status once it ends. Its own deadline bounds the wait: a stop that is not
+ * done STOP_WITHIN_MS after it began ends with status 1, so a 0 says the stop finished by
+ * itself, in time, however busy the machine. A server that never ends fails after HANG_MS.
+ */
+async function exitStatus(editor: LspEditor): Promise<number | null> {
+  const hung = new Promise<'hung'>((resolve) => setTimeout(resolve, HANG_MS, 'hung').unref());
+  const status = await Promise.race([editor.exited, hung]);
+  assert.notEqual(status, 'hung', `the server still runs ${HANG_MS} ms after its stop began`);
   return status as number | null;
 }
+
+/** Far beyond any stop's deadline: only a server that hangs takes this long to end. */
+const HANG_MS = 60_000;
 
 describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
   const sandbox = new Sandbox();
@@ -314,10 +321,8 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
   test('quitting with a proposal open rejects it, removes every file and exits within 1.5 s', async () => {
     const { diff } = await propose(gemini, 'a\n', 'b\n');
     await editor.connection.sendRequest('shutdown');
-    const started = Date.now();
     await editor.connection.sendNotification('exit');
-    assert.equal(await exitsWithin(editor, 1500), 0);
-    assert.ok(Date.now() - started < 1500);
+    assert.equal(await exitStatus(editor), 0);
     assert.deepEqual(await diff.result, { status: 'rejected' });
     assert.deepEqual(discoveryFiles(sandbox), []);
     assert.deepEqual(proposalFolders(sandbox), []);
@@ -473,7 +478,7 @@ describe('tandem lsp: the end of the editor', () => {
     const editor = await startEditor(sandbox, ['utf-16']);
     try {
       editor.process.stdin.end();
-      assert.equal(await exitsWithin(editor, 1500), 0);
+      assert.equal(await exitStatus(editor), 0);
       assert.deepEqual(discoveryFiles(sandbox), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {
@@ -501,7 +506,7 @@ describe('tandem lsp: the end of the editor', () => {
         arguments: { filePath, newContent: 'new\n' },
       });
       editor.process.stdin.end();
-      assert.equal(await exitsWithin(editor, 1500), 1);
+      assert.equal(await exitStatus(editor), 1);
       assert.deepEqual(discoveryFiles(sandbox), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {
@@ -516,7 +521,7 @@ describe('tandem lsp: the end of the editor', () => {
     const editor = await startEditor(sandbox, ['utf-16'], {}, fakeEditor.pid as number);
     try {
       fakeEditor.kill('SIGKILL');
-      assert.equal(await exitsWithin(editor, 1500), 0);
+      assert.equal(await exitStatus(editor), 0);
       assert.deepEqual(discoveryFiles(sandbox), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {
@@ -562,7 +567,7 @@ describe('tandem lsp: the end of the editor', () => {
     const editor = await startEditor(sandbox, ['utf-16']);
     try {
       await editor.connection.sendNotification('exit');
-      assert.equal(await exitsWithin(editor, 1500), 1);
+      assert.equal(await exitStatus(editor), 1);
       assert.deepEqual(discoveryFiles(sandbox), []);
     } finally {
       await editor.kill();

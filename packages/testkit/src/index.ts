@@ -17,7 +17,6 @@ export {
   idleSockets,
   mcpHeaders,
   openMcpSession,
-  openMcpStream,
   rawRequest,
   type RawReply,
   type RawRequest,

@@ -87,24 +87,6 @@ export async function openMcpSession(port: number, token: string): Promise<strin
 }
 
 /**
- * Opens a session's event stream as a CLI does, so that the companion keeps the session however
- * long the test takes; the stream stays open until the returned function is called.
- */
-export async function openMcpStream(
-  port: number,
-  token: string,
-  sessionId: string,
-): Promise<() => void> {
-  const closing = new AbortController();
-  const stream = await fetch(`http://127.0.0.1:${port}/mcp`, {
-    headers: mcpHeaders(token, sessionId),
-    signal: closing.signal,
-  });
-  void stream.body?.pipeTo(new WritableStream()).catch(() => undefined);
-  return () => closing.abort();
-}
-
-/**
  * Calls the tool `name` on an MCP session as a CLI does, without its event stream; resolves
  * with the reply's text as the server sent it.
  */
@@ -123,16 +105,25 @@ export async function callMcpTool(
       method: 'tools/call',
       params: { name: call.name, arguments: call.arguments },
     }),
+  }).catch((error: unknown) => {
+    // fetch says only "fetch failed": what failed is its cause.
+    const cause = error instanceof Error && error.cause ? `: ${String(error.cause)}` : '';
+    throw new Error(`${call.name} call ${call.id} failed${cause}`, { cause: error });
   });
   return reply.text();
 }
 
-/** The headers of a CLI's request with `token` (and, once it has one, its session). */
+/**
+ * The headers of a CLI's request with `token` (and, once it has one, its session). Each request
+ * has a connection of its own: one kept alive between requests may be closed by the server (5 s
+ * idle) just as the next request takes it, which a busy machine's late timers make likely.
+ */
 export function mcpHeaders(token: string, sessionId?: string): Record<string, string> {
   return {
     authorization: `Bearer ${token}`,
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
+    connection: 'close',
     ...(sessionId && { 'mcp-session-id': sessionId }),
   };
 }

@@ -141,20 +141,20 @@ export class DiffViews
 
   // The user's answers.
 
+  /**
+   * The title button, the command and Ctrl/Cmd+S (bound to the command in a proposal) accept the
+   * text the user sees, not through a save: a save asked for while an auto save of the same text
+   * is under way joins it, and no manual save is ever announced (the answer would be lost).
+   */
   private async acceptFromUser(view: View | undefined): Promise<void> {
     if (!view || view.answered) return;
-    const document = this.document(view);
-    if (document?.isDirty) {
-      // Saving accepts (see saved()), with exactly the text the user sees.
-      await document.save();
-      return;
-    }
     await this.accept(view, this.currentText(view));
   }
 
   /**
-   * Only a save the user asks for accepts: `files.autoSave` (on by default in code-server and
-   * VS Code for the Web) saves a proposal a second after each edit, which is no answer.
+   * Only a save the user asks for accepts (File > Save, "Save" as a dirty tab closes):
+   * `files.autoSave` (on by default in code-server and VS Code for the Web) saves a proposal a
+   * second after each edit, which is no answer.
    */
   private willSave(event: vscode.TextDocumentWillSaveEvent): void {
     if (event.document.uri.scheme !== PROPOSAL_SCHEME) return;
@@ -163,7 +163,7 @@ export class DiffViews
     else this.manualSaves.delete(key);
   }
 
-  /** Saving the proposal (Ctrl/Cmd+S, or "Save" when its tab closes) accepts it. */
+  /** Saving the proposal (File > Save, or "Save" when its tab closes) accepts it. */
   private saved(document: vscode.TextDocument): void {
     const manual = this.manualSaves.delete(document.uri.toString());
     const view = this.viewFor(document.uri);

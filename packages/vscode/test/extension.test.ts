@@ -158,6 +158,33 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     await client.kill();
   });
 
+  // A save asked for while an auto save of the same text is under way joins it, and VS Code
+  // announces no manual save: an accept that waited on one was lost, the CLI never answered.
+  for (const gesture of ['Ctrl+S', 'the title button'] as const) {
+    test(`${gesture} while an auto save waits on a busy extension host accepts`, async () => {
+      const client = await connected('qwen');
+      const name = `busy-${gesture === 'Ctrl+S' ? 'key' : 'button'}.txt`;
+      const diff = client.openDiff(path.join(sandbox.workspace, name), 'proposed\n');
+      await diff.opened;
+      await vscode.waitForDiff(name);
+      await vscode.withExtensionHostStopped(async () => {
+        await vscode.typeInProposal('typed while busy');
+        // VS Code shows a save's progress once it has run for 3 s.
+        await waitUntil('the auto save to be under way', async () =>
+          /Saving/.test(await vscode.page.locator('.part.statusbar').innerText()),
+        );
+        if (gesture === 'Ctrl+S') await vscode.page.keyboard.press('Control+S');
+        else await vscode.clickTitleAction('Accept the Proposed Edit');
+      });
+      assert.deepEqual(await diff.result, {
+        status: 'accepted',
+        content: 'proposed\ntyped while busy',
+      });
+      await waitUntil('the diff tab to close', async () => !(await diffTabOpen(vscode)));
+      await client.kill();
+    });
+  }
+
   test('closing the tab rejects the proposal', async () => {
     const client = await connected('gemini');
     const diff = client.openDiff(path.join(sandbox.workspace, 'other.txt'), 'rejected\n');

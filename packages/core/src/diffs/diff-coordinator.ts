@@ -73,6 +73,7 @@ export class DiffCoordinator {
       client,
       openedStamp,
     });
+    this.log.info(`${diff.id}: ${client.name} proposes ${filePath}`);
     try {
       await this.editor.showDiff({ ...diff, oldContent, newContent });
     } catch (error) {
@@ -145,6 +146,7 @@ export class DiffCoordinator {
     const refused = emptyAcceptRefusal(diff.newContent, content);
     if (refused) return { ok: false, code: 'empty-accept', message: refused };
     this.diffs.remove(id);
+    this.log.info(`${id}: accepted in the editor`);
     void this.send(diff.sessionId, { outcome: 'accepted', filePath: diff.filePath, content });
     return { ok: true };
   }
@@ -153,6 +155,7 @@ export class DiffCoordinator {
     const diff = this.diffs.get(id);
     if (!diff) return this.notOpen(id, 'rejected');
     this.diffs.remove(id);
+    this.log.info(`${id}: rejected in the editor`);
     void this.reject(diff);
     return { ok: true };
   }

@@ -186,6 +186,8 @@ export class ClientSession {
 
   /** Tells the CLI how its diff ended. */
   notifyOutcome(outcome: DiffOutcome): Promise<void> {
+    const when = this.streamOpen ? 'now' : 'once its stream is back';
+    this.log.info(`${outcome.filePath}: ${outcome.outcome}, told ${this.id} ${when}`);
     return this.notify(outcomeNotification(outcome));
   }
 

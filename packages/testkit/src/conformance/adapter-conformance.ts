@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test, type TestOptions } from 'node:test';
 import {
   startRealClient,
   type ClientKind,
@@ -54,17 +54,7 @@ function sceneWith(driver: AdapterDriver, kinds: ClientKind[], prepare?: (s: San
     scene.sandbox = new Sandbox();
     prepare?.(scene.sandbox);
     scene.editor = await driver.start(scene.sandbox);
-    for (const kind of kinds) {
-      const { workspace: cwd, tmpDir, qwenHome, home } = scene.sandbox;
-      const client = await startRealClient({ kind, cwd, tmpDir, qwenHome, home });
-      scene.clients.set(kind, client);
-      const state = await client.connect();
-      assert.equal(
-        state.status,
-        'connected',
-        `the ${kind} client did not connect: ${state.details}`,
-      );
-    }
+    for (const kind of kinds) await connectClient(scene, kind);
   });
   after(async () => {
     for (const client of scene.clients.values()) await client.kill();
@@ -72,6 +62,42 @@ function sceneWith(driver: AdapterDriver, kinds: ClientKind[], prepare?: (s: San
     scene.sandbox?.remove();
   });
   return scene;
+}
+
+/** Starts a real `kind` client in the scene (in place of the one it had) and connects it. */
+async function connectClient(scene: Scene, kind: ClientKind): Promise<void> {
+  const { workspace: cwd, tmpDir, qwenHome, home } = scene.sandbox;
+  const client = await startRealClient({ kind, cwd, tmpDir, qwenHome, home });
+  scene.clients.set(kind, client);
+  const state = await client.connect();
+  assert.equal(state.status, 'connected', `the ${kind} client did not connect: ${state.details}`);
+}
+
+type CaseBody = () => Promise<void>;
+/** Declares a case, as node:test's `test` does. */
+type DeclareCase = {
+  (name: string, body: CaseBody): void;
+  (name: string, options: TestOptions, body: CaseBody): void;
+};
+
+/**
+ * node:test's `test` for the cases of the block whose scene is `scene`: when a case fails, what
+ * the editor and Tandem in it logged is printed with it, so that a failure explains itself.
+ */
+function casesOf(scene: Scene): DeclareCase {
+  const explained = (name: string, body: CaseBody) => async () => {
+    try {
+      await body();
+    } catch (error) {
+      const logs = await scene.editor?.logs?.().catch((why: unknown) => `unreadable: ${why}`);
+      if (logs) console.log(`── what the editor logged until "${name}" failed\n${logs}`);
+      throw error;
+    }
+  };
+  return (name: string, ...rest: [CaseBody] | [TestOptions, CaseBody]) =>
+    rest.length === 1
+      ? void test(name, explained(name, rest[0]))
+      : void test(name, rest[0], explained(name, rest[1]));
 }
 
 function client(scene: Scene, kind: ClientKind): RealClient {
@@ -131,6 +157,14 @@ async function stillOpen(diff: DiffHandle): Promise<boolean> {
   return first === pending;
 }
 
+/** Whether the client's diff got its answer: waits for it, within the client's own bound. */
+function answered(diff: DiffHandle): Promise<boolean> {
+  return diff.result.then(
+    () => true,
+    () => false,
+  );
+}
+
 /** The discovery files in the sandbox: Gemini's and the Qwen locks. */
 function discoveryFiles(sandbox: Sandbox): string[] {
   const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
@@ -161,6 +195,7 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
       writeFileSync(first, `alpha beta\n${WIDE_LINE}\nlast line\n${LONG_LINES.join('\n')}\n`);
       writeFileSync(second, 'other file\n');
     });
+    const test = casesOf(scene);
 
     test('an opened file is active, with the cursor at line 1, character 1', async () => {
       await scene.editor.openFile(first);
@@ -238,7 +273,27 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
 function describeDiffs(driver: AdapterDriver): void {
   describe('diffs proposed by the real clients', () => {
     const scene = sceneWith(driver, KINDS);
+    const test = casesOf(scene);
     let serial = 0;
+    /** The diffs the case under way opened. */
+    const opened: { kind: ClientKind; diff: DiffHandle }[] = [];
+
+    // A failed case leaves nothing behind for the next: the views it left are rejected in the
+    // editor, and a client whose diff still got no answer (it waits on one diff at a time, so
+    // every later one would wait behind it) is started again.
+    afterEach(async () => {
+      const left = opened.splice(0);
+      for (const view of await scene.editor.diffViews().catch(() => [])) {
+        const gesture = driver.gestures.reject[0] as string;
+        await scene.editor.reject(view.filePath, gesture).catch(() => undefined);
+      }
+      const stuck = new Set<ClientKind>();
+      for (const { kind, diff } of left) if (!(await answered(diff))) stuck.add(kind);
+      for (const kind of stuck) {
+        await client(scene, kind).kill();
+        await connectClient(scene, kind);
+      }
+    });
 
     /** Has `kind` propose `proposal` for a new file holding `disk`; waits for the view. */
     async function propose(kind: ClientKind, disk: string, proposal: string) {
@@ -246,6 +301,7 @@ function describeDiffs(driver: AdapterDriver): void {
       const filePath = path.join(scene.sandbox.workspace, `proposal-${serial}.txt`);
       writeFileSync(filePath, disk);
       const diff = client(scene, kind).openDiff(filePath, proposal);
+      opened.push({ kind, diff });
       await diff.opened;
       await waitForView(scene.editor, filePath, proposal);
       return { filePath, diff };
@@ -337,6 +393,7 @@ function describeDiffs(driver: AdapterDriver): void {
 function describeQuitting(driver: AdapterDriver): void {
   describe('quitting the editor with a diff open', () => {
     const scene = sceneWith(driver, ['gemini']);
+    const test = casesOf(scene);
 
     test('the client is told rejected, and no discovery file is left', async () => {
       assert.ok(discoveryFiles(scene.sandbox).length > 0, 'the editor wrote discovery files');

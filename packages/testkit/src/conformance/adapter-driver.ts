@@ -48,6 +48,11 @@ export interface EditorUnderTest {
   quit(): Promise<void>;
   /** Ends the editor if it still runs (cleanup after each group of cases). */
   close(): Promise<void>;
+  /**
+   * What the editor and Tandem in it logged so far (the extension's or plugin's log, the
+   * editor's own), printed with a failed case so that it explains itself.
+   */
+  logs?(): Promise<string>;
 }
 
 export interface AdapterDriver {

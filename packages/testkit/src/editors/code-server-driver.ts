@@ -186,6 +186,10 @@ export class VsCodeUnderTest implements EditorUnderTest {
   close(): Promise<void> {
     return this.vscode.stop();
   }
+
+  logs(): Promise<string> {
+    return this.vscode.diagnostics();
+  }
 }
 
 /** VS Code (code-server) with the extension, for the adapter conformance suite. */

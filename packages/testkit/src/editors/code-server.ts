@@ -4,10 +4,11 @@
  * code-server into `.cache/code-server` (git-ignored); without it the tests skip, printed.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { parentPid } from '@tandem/core';
 import { chromiumMissing, launchChromium } from '../chromium.js';
 import { missing } from '../needs.js';
 import { processGroupAlive } from '../real-clients/tmux.js';
@@ -35,6 +36,9 @@ export function codeServerSkipReason(): string | false {
   const browser = existsSync('/usr/bin/chromium') ? undefined : chromiumMissing();
   return missing([], browser ? [browser, ...reasons] : reasons);
 }
+
+/** How many of the page's console messages are kept for `diagnostics()`. */
+const CONSOLE_LINES_KEPT = 200;
 
 /** Settings that keep the window quiet and the terminal readable (DOM renderer). */
 const USER_SETTINGS = {
@@ -72,6 +76,8 @@ export interface CodeServerOptions {
 /** One code-server with the extension, and a browser page showing its window. */
 export class CodeServer {
   private terminalDumps = 0;
+  /** The page's console messages and errors, the last of them. */
+  private readonly console: string[] = [];
 
   private constructor(
     private readonly sandbox: Sandbox,
@@ -82,7 +88,14 @@ export class CodeServer {
     private readonly output: string[],
     /** The multi-root window's `.code-workspace` file. */
     private readonly workspaceFile: string | undefined,
-  ) {}
+  ) {
+    const keep = (line: string) => {
+      this.console.push(line);
+      if (this.console.length > CONSOLE_LINES_KEPT) this.console.shift();
+    };
+    page.on('console', (message) => keep(`[${message.type()}] ${message.text()}`));
+    page.on('pageerror', (error) => keep(`[page error] ${error.message}`));
+  }
 
   static async start(sandbox: Sandbox, options: CodeServerOptions = {}): Promise<CodeServer> {
     const dir = path.join(sandbox.root, 'code-server');
@@ -183,6 +196,27 @@ export class CodeServer {
   /** The last lines code-server printed, for error messages. */
   log(lines = 40): string {
     return this.output.slice(-lines).join('\n');
+  }
+
+  /**
+   * What this window logged, for a failed test: the extension's log (its "Tandem" output
+   * channel), the extension host's, code-server's own output and the page's console, the last
+   * lines of each.
+   */
+  async diagnostics(): Promise<string> {
+    const logs = path.join(this.sandbox.root, 'code-server', 'user-data', 'logs');
+    const files = (await readdir(logs, { recursive: true }).catch(() => [] as string[])).sort();
+    const tail = async (name: string, lines: number) => {
+      const found = files.filter((file) => path.basename(file) === name);
+      const texts = await Promise.all(found.map((file) => readFile(path.join(logs, file), 'utf8')));
+      return texts.join('\n').split('\n').slice(-lines).join('\n') || '(none)';
+    };
+    return [
+      `── the extension's log (Tandem.log)\n${await tail('Tandem.log', 300)}`,
+      `── the extension host's log\n${await tail('remoteexthost.log', 80)}`,
+      `── code-server's output\n${this.log(80)}`,
+      `── the page's console\n${this.console.join('\n') || '(none)'}`,
+    ].join('\n');
   }
 
   /** The user's settings.json, which VS Code watches: a change there is a change in Settings. */
@@ -453,6 +487,22 @@ export class CodeServer {
       .catch(() => '');
   }
 
+  /**
+   * Runs `during` with this window's extension host stopped (SIGSTOP), as a machine too busy to
+   * run it leaves it for a while; continues it afterwards. The page still takes keys and clicks:
+   * what they ask of the extension host waits, in order.
+   */
+  async withExtensionHostStopped<T>(during: () => Promise<T>): Promise<T> {
+    const hosts = descendantsRunning(this.server.pid!, '--type=extensionHost');
+    if (hosts.length === 0) throw new Error('code-server runs no extension host');
+    for (const pid of hosts) process.kill(pid, 'SIGSTOP');
+    try {
+      return await during();
+    } finally {
+      for (const pid of hosts) process.kill(pid, 'SIGCONT');
+    }
+  }
+
   /** Ends code-server as a user stopping it would: SIGTERM to the server process only. */
   async terminate(): Promise<void> {
     this.server.kill('SIGTERM');
@@ -471,6 +521,22 @@ export class CodeServer {
       () => killGroup(this.server, 'SIGKILL'),
     );
   }
+}
+
+/** The processes descended from `ancestor` whose command line holds `text` (read from /proc). */
+function descendantsRunning(ancestor: number, text: string): number[] {
+  const descends = (pid: number | undefined): boolean =>
+    pid !== undefined && pid > 1 && (pid === ancestor || descends(parentPid(pid)));
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) && descends(pid);
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
 }
 
 function killGroup(server: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
