@@ -281,7 +281,11 @@ describe('tandem serve: the process', () => {
       cwd: workspace,
       env: { ...withOpener(), TMPDIR: theirs },
     });
-    await eventually(() => /could not open a browser/.test(serve!.stderr()));
+    await waitUntil(
+      'the warning',
+      () => /could not open a browser/.test(serve!.stderr()),
+      OPENER_WAIT_MS,
+    );
     assert.match(serve.stderr(), /their-tmp, which holds .* another user .*open the URL yourself/);
     assert.deepEqual(
       readdirSync(theirs).filter((name) => name.startsWith('tandem-open-')),
