@@ -15,10 +15,10 @@ import type {
 } from './editor-port.js';
 import { MAX_PROPOSAL_BYTES } from './editor-port.js';
 import type { ConnectionCap } from './http/connection-cap.js';
-import { McpListener } from './http/mcp-listener.js';
+import { McpListener } from './gemini-qwen/mcp-listener.js';
 import { newSecret } from './http/secret.js';
 import { silentLogger, type Logger } from './log.js';
-import { SessionHub } from './mcp/session-hub.js';
+import { SessionHub } from './gemini-qwen/session-hub.js';
 
 export interface EngineOptions {
   editor: EditorInfo;

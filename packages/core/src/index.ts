@@ -88,4 +88,4 @@ export {
   invalidity as notificationInvalidity,
   type IdeContext,
   type IdeNotification,
-} from './mcp/ide-notifications.js';
+} from './gemini-qwen/ide-notifications.js';

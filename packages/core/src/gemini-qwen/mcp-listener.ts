@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
-import { ConnectionCap } from './connection-cap.js';
-import { Headers, Request, type WebResponse } from './fetch-messages.js';
-import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
-import { listenOnLoopback, readBodyWithin } from './loopback.js';
+import { ConnectionCap } from '../http/connection-cap.js';
+import { Headers, Request, type WebResponse } from '../http/fetch-messages.js';
+import { checkRequest, tooLarge, type GuardOptions } from '../http/guards.js';
+import { listenOnLoopback, readBodyWithin } from '../http/loopback.js';
 
 /** Routes an authenticated MCP request; the listener has done every check before this. */
 export type McpRequestHandler = (
