@@ -22,6 +22,7 @@ export {
   type RawRequest,
 } from './raw-http.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
+export * from './claude-wire.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export * from './lsp/lsp-editor.js';
 export * from './lsp/replay-driver.js';

@@ -1,6 +1,12 @@
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
+  claudeConfigDir,
+  claudeIdeDir,
+  claudeLockContent,
+  claudeLockPath,
+} from '../clients/claude-rules.js';
+import {
   discoveryContent,
   discoveryFilePath,
   discoveryLocations,
@@ -20,6 +26,10 @@ export interface DiscoveryOptions {
   qwenLock?: boolean;
   /** `os.tmpdir()/gemini/ide/qwen-code-ide-server-<PID>-<PORT>.json`, read by Qwen Code 0.1. */
   qwenLegacy?: boolean;
+  /** `<claudeConfigDir>/ide/<PORT>.lock` (the Claude listener's port), read by Claude Code. */
+  claude?: boolean;
+  /** Defaults to `$CLAUDE_CONFIG_DIR`, else `~/.claude`, as Claude Code computes it. */
+  claudeConfigDir?: string;
   /** Defaults to the CLIs' `os.tmpdir()`, from this process's environment. */
   tmpDir?: string;
   /** Defaults to `$QWEN_HOME` (`~` expanded), else `~/.qwen`, as Qwen Code computes it. */
@@ -36,6 +46,8 @@ export interface DiscoveryState {
   token: string;
   workspaceFolders: string[];
   editor: EditorInfo;
+  /** The Claude Code listener's port, when there is one. */
+  claudePort?: number;
 }
 
 const WRITER_OPTION = {
@@ -47,12 +59,15 @@ const WRITER_OPTION = {
 /** Marks a file as Tandem's, so that a later start may sweep it once its writer is gone. */
 interface TandemMark {
   tandem?: { pid?: unknown };
+  /** The editor's PID: `ppid` in Qwen Code's files, `pid` in Claude Code's. */
   ppid?: unknown;
+  pid?: unknown;
 }
 
 /** The discovery files of one engine: written on start, rewritten on change, removed on stop. */
 export class DiscoveryFiles {
   private readonly locations: DiscoveryLocations;
+  private readonly claudeConfigDir: string;
   private written: string[] = [];
 
   constructor(
@@ -65,6 +80,7 @@ export class DiscoveryFiles {
       ...(options.qwenHome ? { QWEN_HOME: options.qwenHome } : {}),
     };
     this.locations = discoveryLocations(env, process.cwd());
+    this.claudeConfigDir = options.claudeConfigDir ?? claudeConfigDir();
   }
 
   /** The PID the Gemini file is named after (and `GEMINI_CLI_IDE_PID` for terminals). */
@@ -92,12 +108,27 @@ export class DiscoveryFiles {
     const kinds = (['gemini', 'qwen-lock', 'qwen-legacy'] as const).filter(
       (kind) => this.options[WRITER_OPTION[kind]] !== false,
     );
+    const files = kinds.map((kind) => ({
+      path: discoveryFilePath(this.locations, kind, numbers),
+      content: discoveryContent(kind, data),
+    }));
+    if (state.claudePort !== undefined && this.options.claude !== false) {
+      files.push({
+        path: claudeLockPath(this.claudeConfigDir, state.claudePort),
+        content: claudeLockContent({
+          editorPid: state.editor.pid,
+          workspaceFolders: state.workspaceFolders,
+          ideName: state.editor.displayName,
+          authToken: state.token,
+        }),
+      });
+    }
     const written: string[] = [];
     const folders = new Map<string, Promise<string | undefined>>();
-    for (const kind of kinds) {
-      const path = discoveryFilePath(this.locations, kind, numbers);
+    for (const file of files) {
+      const { path } = file;
       // Tandem's mark lets a later start sweep the file once its writer is gone.
-      const content = { ...discoveryContent(kind, data), tandem: { pid: process.pid } };
+      const content = { ...file.content, tandem: { pid: process.pid } };
       const dir = dirname(path);
       if (!folders.has(dir)) folders.set(dir, prepareFolder(dir));
       const problem = await folders.get(dir);
@@ -134,7 +165,9 @@ export class DiscoveryFiles {
    */
   async sweep(): Promise<string[]> {
     const swept: string[] = [];
-    for (const dir of [this.locations.geminiIdeDir, this.locations.qwenIdeDir]) {
+    const claudeDir = claudeIdeDir(this.claudeConfigDir);
+    const dirs = [this.locations.geminiIdeDir, this.locations.qwenIdeDir, claudeDir];
+    for (const dir of dirs) {
       if (await folderProblem(dir)) continue;
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const name of names) {
@@ -143,7 +176,8 @@ export class DiscoveryFiles {
         const data = parseMark(await readSmallRegularFile(path));
         if (!data?.tandem) continue;
         const writerAlive = isProcessAlive(Number(data.tandem.pid));
-        const editorAlive = data.ppid === undefined || isProcessAlive(Number(data.ppid));
+        const editorPid = data.ppid ?? data.pid;
+        const editorAlive = editorPid === undefined || isProcessAlive(Number(editorPid));
         if (writerAlive && editorAlive) continue;
         await rm(path, { force: true });
         swept.push(path);

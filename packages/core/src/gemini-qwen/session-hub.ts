@@ -4,7 +4,8 @@ import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
 import { Response, type Request, type WebResponse } from '../http/fetch-messages.js';
 import type { Logger } from '../log.js';
-import type { ClientSession, DiffTools, SessionHost } from './client-session.js';
+import type { DiffTools } from '../diffs/diff-tools.js';
+import type { ClientSession, SessionHost } from './client-session.js';
 
 type SessionModule = typeof import('./client-session.js');
 

@@ -84,6 +84,8 @@ export class TestScene {
       discovery: {
         tmpDir: hidden ?? this.tmpDir,
         qwenHome: hidden ?? this.qwenHome,
+        // What doctor, env and check read is Gemini's and Qwen's.
+        claude: false,
         ...(options.geminiIdePid !== undefined && { geminiIdePid: options.geminiIdePid }),
       },
     });
