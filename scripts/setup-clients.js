@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Installs the real Gemini CLI, Qwen Code and Claude Code (2.1.332 and 2.1.110) that the tests
-// run (packages/testkit/clients), apart from Tandem's own packages: `npm ci` of Tandem installs none of them. Does nothing when
-// the installed copy was made from the current lockfile.
+// run (packages/testkit/clients), apart from Tandem's own packages: `npm ci` of Tandem installs
+// none of them. Does nothing when the installed copy was made from the current lockfile.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
