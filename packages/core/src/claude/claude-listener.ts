@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CLAUDE_SUBPROTOCOL, CLAUDE_TOKEN_HEADER } from '../clients/claude-rules.js';
 import { ConnectionCap } from '../http/connection-cap.js';
@@ -56,24 +56,15 @@ export class ClaudeListener {
     this.server.headersTimeout = HEADERS_TIMEOUT_MS;
   }
 
+  /** The port listened on (0 before `listen`). */
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.guard?.port ?? 0;
   }
 
   async listen(): Promise<number> {
-    await listenOnLoopback(this.server);
-    this.guard = {
-      port: this.port,
-      token: this.options.token,
-      allowContainerHost: this.options.allowContainerHost,
-      // A WebSocket frame's size is bounded by the session, not by a body.
-      maxBodyBytes: 0,
-      tokenOf: (headers) => {
-        const value = headers[CLAUDE_TOKEN_HEADER];
-        return Array.isArray(value) ? undefined : value;
-      },
-    };
-    return this.port;
+    const port = await listenOnLoopback(this.server);
+    this.guard = claudeGuard(port, this.options);
+    return port;
   }
 
   /** Stops listening; the sessions close their own WebSockets. */
@@ -102,6 +93,21 @@ export class ClaudeListener {
       message: `Forbidden: a WebSocket with subprotocol ${CLAUDE_SUBPROTOCOL}`,
     };
   }
+}
+
+/** The shared guards, with the token where Claude Code sends it. */
+function claudeGuard(port: number, options: ClaudeListenerOptions): GuardOptions {
+  return {
+    port,
+    token: options.token,
+    allowContainerHost: options.allowContainerHost,
+    // An upgrade has no body; a WebSocket frame's size is bounded by the session.
+    maxBodyBytes: 0,
+    tokenOf: (headers) => {
+      const value = headers[CLAUDE_TOKEN_HEADER];
+      return Array.isArray(value) ? undefined : value;
+    },
+  };
 }
 
 /** Answers a refused upgrade with an HTTP status and closes the connection. */
