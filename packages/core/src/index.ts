@@ -11,6 +11,8 @@ export type {
   EditorEvents,
   EditorInfo,
   EditorPort,
+  Diagnostic,
+  FileDiagnostics,
   WarningCode,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
@@ -49,6 +51,12 @@ export {
   type ContainerFacts,
 } from './clients/container-rules.js';
 export type { DiscoveryOptions } from './discovery/discovery-files.js';
+export {
+  CLAUDE_PORT_VARIABLE,
+  claudeConfigDir,
+  claudeIdeDir,
+  claudeLockPath,
+} from './clients/claude-rules.js';
 export {
   ALL_CLI_VARIABLES,
   CLI_VARIABLES,

@@ -84,8 +84,8 @@ export class TestScene {
       discovery: {
         tmpDir: hidden ?? this.tmpDir,
         qwenHome: hidden ?? this.qwenHome,
-        // What doctor, env and check read is Gemini's and Qwen's.
-        claude: false,
+        // Where Claude Code looks with the scene's HOME.
+        claudeConfigDir: join(hidden ?? this.home, '.claude'),
         ...(options.geminiIdePid !== undefined && { geminiIdePid: options.geminiIdePid }),
       },
     });
