@@ -281,7 +281,9 @@ export class Engine implements EditorEvents {
     return this.stopping;
   }
 
+  /** A stopping engine tells its frontend nothing more, and reads no warnings again. */
   private clientsChanged(): void {
+    if (this.stopping) return;
     this.options.frontend.clientsChanged?.(this.clients());
     void this.advice.refresh();
   }

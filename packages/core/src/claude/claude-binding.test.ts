@@ -217,6 +217,38 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     await wire.close();
   });
 
+  it('answers getDiagnostics with what an editor that offers them shows', async () => {
+    const own = new Sandbox();
+    const file = path.join(own.workspace, 'h.ts');
+    const diagnostic = {
+      message: 'x is unused',
+      severity: 'Warning' as const,
+      range: { start: { line: 0, character: 4 }, end: { line: 0, character: 5 } },
+    };
+    const asked: (string | undefined)[] = [];
+    const withDiagnostics = Object.assign(new RecordingEditor(), {
+      diagnostics: async (path?: string) => {
+        asked.push(path);
+        return [{ path: file, diagnostics: [diagnostic] }];
+      },
+    });
+    const engine2 = await startEngine(own, withDiagnostics);
+    try {
+      const lock = await readClaudeLock(own.claudeConfigDir, engine2.claudePort);
+      const { wire } = await ClaudeWire.connect(engine2.claudePort, lock.authToken);
+      const { texts } = await wire.callTool('getDiagnostics', { uri: `file://${file}` });
+      assert.deepEqual(JSON.parse(texts[0]!), [
+        { uri: `file://${file}`, diagnostics: [diagnostic] },
+      ]);
+      await wire.callTool('getDiagnostics', {});
+      assert.deepEqual(asked, [file, undefined]);
+      await wire.close();
+    } finally {
+      await engine2.stop();
+      own.remove();
+    }
+  });
+
   it('rejects a waiting diff when the engine stops, and removes the lock file', async () => {
     const own = new Sandbox();
     const ownEditor = new RecordingEditor();

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
 import { ConnectionCap } from '../http/connection-cap.js';
@@ -54,19 +53,20 @@ export class McpListener {
     this.server.headersTimeout = HEADERS_TIMEOUT_MS;
   }
 
+  /** The port listened on: 0 before `listen`, and still the same once closed. */
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.guard?.port ?? 0;
   }
 
   async listen(): Promise<number> {
-    await listenOnLoopback(this.server);
+    const port = await listenOnLoopback(this.server);
     this.guard = {
-      port: this.port,
+      port,
       token: this.options.token,
       allowContainerHost: this.options.allowContainerHost,
       maxBodyBytes: this.options.maxBodyBytes,
     };
-    return this.port;
+    return port;
   }
 
   /**
