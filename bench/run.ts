@@ -43,7 +43,11 @@ async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
   const engine: Engine = await Engine.start({
     editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
     workspaceFolders: [sandbox.workspace],
-    discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
+    discovery: {
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+      claudeConfigDir: sandbox.claudeConfigDir,
+    },
     frontend: {
       showDiff: async (diff) =>
         void setImmediate(() => engine.diffAccepted(diff.id, diff.newContent)),

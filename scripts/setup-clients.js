@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Installs the real Gemini CLI and Qwen Code that the tests run (packages/testkit/clients),
-// apart from Tandem's own packages: `npm ci` of Tandem installs none of them. Does nothing when
-// the installed copy was made from the current lockfile.
+// Installs the real Gemini CLI, Qwen Code and Claude Code (2.1.332 and 2.1.110) that the tests
+// run (packages/testkit/clients), apart from Tandem's own packages: `npm ci` of Tandem installs
+// none of them. Does nothing when the installed copy was made from the current lockfile.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,9 @@ const lock = createHash('sha256')
 const stamp = join(dir, 'node_modules', '.tandem-lock-sha256');
 
 if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock) process.exit(0);
-console.log('Installing the real Gemini CLI and Qwen Code for the tests (about 600 MB)…');
+console.log(
+  'Installing the real Gemini CLI, Qwen Code and Claude Code for the tests (about 1 GB)…',
+);
 // `install --no-save` installs the locked tree and writes nothing tracked: `npm ci` refuses this
 // lockfile (it lacks the other platforms' optional clipboard binaries, which npm never records).
 // --loglevel=error: the EBADENGINE warnings of these packages are explained in their .npmrc.

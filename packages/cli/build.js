@@ -3,6 +3,7 @@
 //   dist/tandem.js                 the dispatcher: `tandem <command>` loads that command's bundle
 //   dist/commands/<command>.js     one bundle a command package (bridge, serve, inspect, …)
 //   dist/commands/mcp-sessions.js  the engine's MCP sessions, loaded when the first CLI connects
+//   dist/commands/claude-sessions.js  Claude Code's sessions, loaded when Claude Code first connects
 //
 // Each bundle is built alone, so that it holds only what it uses: the sidecar that every editor
 // window starts parses and keeps no other command's code, and no MCP SDK until a CLI connects.
@@ -30,9 +31,19 @@ const commands = Object.keys(manifest.dependencies)
  * What the engine imports when the first CLI connects: @tandem/core's `mcp-sessions` entry point,
  * which its session hub loads at run time (named without its extension, as imports name it).
  */
-const sessionsModule = withoutExtension(
-  fileURLToPath(import.meta.resolve('@tandem/core/mcp-sessions')),
-);
+const sessionModules = {
+  'mcp-sessions': withoutExtension(fileURLToPath(import.meta.resolve('@tandem/core/mcp-sessions'))),
+  'claude-sessions': withoutExtension(
+    fileURLToPath(import.meta.resolve('@tandem/core/claude-sessions')),
+  ),
+};
+/** The bundle of a lazily loaded sessions module, by its resolved path. */
+function sessionsBundle(file) {
+  const name = Object.keys(sessionModules).find(
+    (key) => sessionModules[key] === withoutExtension(file),
+  );
+  return `./${name}.js`;
+}
 
 const moduleUrl = "const __tandemModuleUrl = require('node:url').pathToFileURL(__filename).href;";
 
@@ -143,17 +154,19 @@ await Promise.all([
       outfile: `dist/commands/${command}.js`,
       plugins: [
         loadAtRunTime(
-          (file) => withoutExtension(file) === sessionsModule,
-          () => './mcp-sessions.js',
+          (file) => Object.values(sessionModules).includes(withoutExtension(file)),
+          sessionsBundle,
         ),
       ],
     }),
   ),
-  build({
-    ...common,
-    entryPoints: ['@tandem/core/mcp-sessions'],
-    outfile: 'dist/commands/mcp-sessions.js',
-    inject: [fileURLToPath(import.meta.resolve('@tandem/core/fetch-messages'))],
-    plugins: [leaveOut(unusedBySdk)],
-  }),
+  ...Object.keys(sessionModules).map((name) =>
+    build({
+      ...common,
+      entryPoints: [`@tandem/core/${name}`],
+      outfile: `dist/commands/${name}.js`,
+      inject: [fileURLToPath(import.meta.resolve('@tandem/core/fetch-messages'))],
+      plugins: [leaveOut(unusedBySdk)],
+    }),
+  ),
 ]);

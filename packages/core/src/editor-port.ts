@@ -93,6 +93,22 @@ export interface DiffOutcomeNotice {
   message: string;
 }
 
+/** A diagnostic as the editor shows it; lines and characters 0-based. */
+export interface Diagnostic {
+  message: string;
+  severity: 'Error' | 'Warning' | 'Information' | 'Hint';
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  source?: string;
+  code?: string;
+}
+
+/** The diagnostics of one file. */
+export interface FileDiagnostics {
+  /** Absolute path. */
+  path: string;
+  diagnostics: Diagnostic[];
+}
+
 /** What a frontend implements. */
 export interface EditorPort {
   /** Show the diff. Resolve once it is shown; reject (with a reason) when it cannot be. */
@@ -114,6 +130,11 @@ export interface EditorPort {
   clientsChanged?(clients: ConnectedClient[]): void;
   /** The warnings changed (see `Engine.warnings()`; the first list is read from the engine). */
   warningsChanged?(warnings: CompanionWarning[]): void;
+  /**
+   * The diagnostics the editor shows, of the file at `path` or, without it, of every file that
+   * has some. Optional: an editor without it answers Claude Code's `getDiagnostics` with none.
+   */
+  diagnostics?(path?: string): Promise<FileDiagnostics[]>;
 }
 
 /**

@@ -6,19 +6,28 @@ export interface EngineFolders {
   workspace: string;
   tmpDir: string;
   qwenHome: string;
+  claudeConfigDir: string;
 }
 
-/** An engine for `editor` on `folders.workspace`, its discovery files in the test's folders. */
+/**
+ * An engine for `editor` on `folders.workspace`, its discovery files in the test's folders
+ * (`options.discovery` changes some of them).
+ */
 export function startEngine(
   folders: EngineFolders,
   editor: EditorPort,
-  options: Partial<EngineOptions> = {},
+  { discovery, ...options }: Partial<EngineOptions> = {},
 ): Promise<Engine> {
   return Engine.start({
     editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
     frontend: editor,
     workspaceFolders: [folders.workspace],
-    discovery: { tmpDir: folders.tmpDir, qwenHome: folders.qwenHome },
+    discovery: {
+      tmpDir: folders.tmpDir,
+      qwenHome: folders.qwenHome,
+      claudeConfigDir: folders.claudeConfigDir,
+      ...discovery,
+    },
     ...options,
   });
 }

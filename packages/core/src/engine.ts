@@ -1,4 +1,6 @@
 import { CompanionWarnings } from './warnings/companion-warnings.js';
+import { ClaudeBinding } from './claude/claude-binding.js';
+import { ClaudeListener } from './claude/claude-listener.js';
 import { containerFacts } from './clients/container-rules.js';
 import { terminalVariables, type TerminalCli } from './clients/discovery-rules.js';
 import { ContextTracker } from './context/context-tracker.js';
@@ -14,11 +16,11 @@ import type {
   EditorPort,
 } from './editor-port.js';
 import { MAX_PROPOSAL_BYTES } from './editor-port.js';
-import type { ConnectionCap } from './http/connection-cap.js';
-import { McpListener } from './http/mcp-listener.js';
+import { ConnectionCap } from './http/connection-cap.js';
+import { McpListener } from './gemini-qwen/mcp-listener.js';
 import { newSecret } from './http/secret.js';
 import { silentLogger, type Logger } from './log.js';
-import { SessionHub } from './mcp/session-hub.js';
+import { SessionHub } from './gemini-qwen/session-hub.js';
 
 export interface EngineOptions {
   editor: EditorInfo;
@@ -61,9 +63,10 @@ export interface EngineOptions {
 }
 
 /**
- * The companion: the MCP listener, one session per CLI, the context sent to every session, the
- * diffs between the CLIs and the editor, and the discovery files. Start it with
- * `Engine.start()`; feed it editor events; `stop()` it.
+ * The companion: the client bindings (Gemini CLI and Qwen Code over MCP on HTTP, Claude Code
+ * over MCP on a WebSocket), each with its listener and one session per CLI; the context sent to
+ * every session, the diffs between the CLIs and the editor, and the discovery files. Start it
+ * with `Engine.start()`; feed it editor events; `stop()` it.
  */
 export class Engine implements EditorEvents {
   private readonly log: Logger;
@@ -73,6 +76,8 @@ export class Engine implements EditorEvents {
   private readonly tracker: ContextTracker;
   private readonly diffs: DiffCoordinator;
   private readonly sessions: SessionHub;
+  private readonly claudeListener: ClaudeListener;
+  private readonly claude: ClaudeBinding;
   private readonly contextPacer: UpdatePacer;
   private readonly advice: CompanionWarnings;
   private workspaceFolders: string[];
@@ -81,40 +86,64 @@ export class Engine implements EditorEvents {
   private constructor(private readonly options: EngineOptions) {
     this.log = options.log ?? silentLogger;
     this.workspaceFolders = [...options.workspaceFolders];
-    this.contextPacer = new UpdatePacer(
-      () => this.sessions.broadcast(this.tracker.snapshot()),
-      options.contextDebounceMs ?? 50,
-    );
+    this.contextPacer = new UpdatePacer(() => {
+      const context = this.tracker.snapshot();
+      this.sessions.broadcast(context);
+      this.claude.broadcast(context);
+    }, options.contextDebounceMs ?? 50);
     this.tracker = new ContextTracker(() => this.contextPacer.changed());
     this.tracker.trustChanged(options.isTrusted);
     this.discovery = new DiscoveryFiles(options.discovery ?? {}, this.log);
     this.diffs = new DiffCoordinator(
       options.frontend,
-      (sessionId, outcome) => this.sessions.sendOutcome(sessionId, outcome),
+      (sessionId, outcome) =>
+        this.claude.has(sessionId)
+          ? this.claude.sendOutcome(sessionId, outcome)
+          : this.sessions.sendOutcome(sessionId, outcome),
       this.log,
     );
+    // The diff tools, as every binding calls them: `silent` when the user answered in the terminal.
+    const diffTools = {
+      openDiff: (client: ConnectedClient, filePath: string, newContent: string) =>
+        this.diffs.open(client, filePath, newContent),
+      closeDiff: (client: ConnectedClient, filePath: string, silent: boolean) =>
+        this.diffs.close(client.sessionId, filePath, silent),
+    };
     this.sessions = new SessionHub({
-      openDiff: (client, filePath, newContent) => this.diffs.open(client, filePath, newContent),
-      closeDiff: (client, filePath, suppress) =>
-        this.diffs.close(client.sessionId, filePath, suppress),
+      ...diffTools,
       sessionEnded: (sessionId) => this.diffs.abandon(sessionId),
-      clientsChanged: (clients) => {
-        options.frontend.clientsChanged?.(clients);
-        void this.advice.refresh();
-      },
+      clientsChanged: () => this.clientsChanged(),
       currentContext: () => this.tracker.snapshot(),
       graceMs: options.sessionGraceMs ?? 5000,
       streamlessMs: options.streamlessSessionMs ?? 30_000,
       showsDiffs: options.showsDiffs ?? true,
       log: this.log,
     });
+    // Every server of the process shares one cap.
+    const connections = options.connections ?? new ConnectionCap();
     this.listener = new McpListener({
       token: this.token,
       allowContainerHost: options.allowContainerHost ?? false,
       maxBodyBytes: options.maxBodyBytes ?? MAX_PROPOSAL_BYTES,
-      connections: options.connections,
+      connections,
       log: this.log,
       handle: (request, body, reply) => this.sessions.route(request, body, reply),
+    });
+    this.claude = new ClaudeBinding({
+      diffTools: (options.showsDiffs ?? true) ? diffTools : undefined,
+      diagnostics: options.frontend.diagnostics?.bind(options.frontend),
+      sessionEnded: (sessionId) => this.diffs.abandon(sessionId),
+      clientsChanged: () => this.clientsChanged(),
+      currentContext: () => this.tracker.snapshot(),
+      maxPayloadBytes: options.maxBodyBytes ?? MAX_PROPOSAL_BYTES,
+      log: this.log,
+    });
+    this.claudeListener = new ClaudeListener({
+      token: this.token,
+      allowContainerHost: options.allowContainerHost ?? false,
+      connections,
+      log: this.log,
+      upgrade: (request, socket, head) => this.claude.upgrade(request, socket, head),
     });
     this.advice = new CompanionWarnings(
       () => ({
@@ -146,12 +175,14 @@ export class Engine implements EditorEvents {
    */
   static async start(options: EngineOptions): Promise<Engine> {
     const engine = new Engine(options);
-    const [listened, swept] = await Promise.allSettled([
+    const [listened, claudeListened, swept] = await Promise.allSettled([
       engine.listener.listen(),
+      engine.claudeListener.listen(),
       engine.discovery.sweep(),
     ]);
-    if (listened.status === 'rejected') throw listened.reason;
     try {
+      if (listened.status === 'rejected') throw listened.reason;
+      if (claudeListened.status === 'rejected') throw claudeListened.reason;
       if (swept.status === 'rejected') throw swept.reason;
       await Promise.all([engine.writeDiscovery(), engine.advice.refresh()]);
     } catch (error) {
@@ -165,6 +196,11 @@ export class Engine implements EditorEvents {
     return this.listener.port;
   }
 
+  /** The port of the Claude Code listener (its lock file's name, `CLAUDE_CODE_SSE_PORT`). */
+  get claudePort(): number {
+    return this.claudeListener.port;
+  }
+
   get discoveryFiles(): readonly string[] {
     return this.discovery.files;
   }
@@ -176,7 +212,8 @@ export class Engine implements EditorEvents {
   terminalEnv(clis?: readonly TerminalCli[]): Record<string, string> {
     const idePid = this.discovery.geminiIdePid(this.options.editor.pid);
     const container = containerFacts(process.env);
-    return terminalVariables(this.port, this.workspaceFolders, idePid, container, clis);
+    const ports = { mcp: this.port, claude: this.claudePort };
+    return terminalVariables(ports, this.workspaceFolders, idePid, container, clis);
   }
 
   /** What the user must know before a CLI silently does not do what they expect (now). */
@@ -185,7 +222,7 @@ export class Engine implements EditorEvents {
   }
 
   clients(): ConnectedClient[] {
-    return this.sessions.clients();
+    return [...this.sessions.clients(), ...this.claude.clients()];
   }
 
   // Editor events.
@@ -235,16 +272,24 @@ export class Engine implements EditorEvents {
       this.contextPacer.stop();
       await this.diffs.rejectAll();
       await this.discovery.remove();
-      await this.sessions.closeAll();
-      await this.listener.close();
+      await Promise.all([this.sessions.closeAll(), this.claude.closeAll()]);
+      await Promise.all([this.listener.close(), this.claudeListener.close()]);
       this.log.info('stopped');
     })();
     return this.stopping;
   }
 
+  /** A stopping engine tells its frontend nothing more, and reads no warnings again. */
+  private clientsChanged(): void {
+    if (this.stopping) return;
+    this.options.frontend.clientsChanged?.(this.clients());
+    void this.advice.refresh();
+  }
+
   private async writeDiscovery(): Promise<void> {
     await this.discovery.write({
       port: this.port,
+      claudePort: this.claudePort,
       token: this.token,
       workspaceFolders: this.workspaceFolders,
       editor: this.options.editor,

@@ -11,6 +11,8 @@ export type {
   EditorEvents,
   EditorInfo,
   EditorPort,
+  Diagnostic,
+  FileDiagnostics,
   WarningCode,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
@@ -52,6 +54,12 @@ export {
 } from './clients/container-rules.js';
 export type { DiscoveryOptions } from './discovery/discovery-files.js';
 export {
+  CLAUDE_PORT_VARIABLE,
+  claudeConfigDir,
+  claudeIdeDir,
+  claudeLockPath,
+} from './clients/claude-rules.js';
+export {
   ALL_CLI_VARIABLES,
   CLI_VARIABLES,
   discoveryContent,
@@ -82,9 +90,9 @@ export {
   readBodyWithin,
 } from './http/loopback.js';
 export { stderrLogger, silentLogger, type Logger } from './log.js';
-export { clientLabel } from './mcp/client-name.js';
+export { clientLabel } from './gemini-qwen/client-name.js';
 export {
   invalidity as notificationInvalidity,
   type IdeContext,
   type IdeNotification,
-} from './mcp/ide-notifications.js';
+} from './gemini-qwen/ide-notifications.js';

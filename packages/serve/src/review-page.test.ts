@@ -106,7 +106,11 @@ describe('review page in Chromium', { skip: missing }, () => {
       editor: { name: 'tandem-serve', displayName: 'Tandem (browser)', pid: process.pid },
       frontend: queue,
       workspaceFolders: [workspace],
-      discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
+      discovery: {
+        tmpDir: sandbox.tmpDir,
+        qwenHome: sandbox.qwenHome,
+        claudeConfigDir: sandbox.claudeConfigDir,
+      },
       ownTerminals: false,
     });
     queue.answerTo(engine);

@@ -22,6 +22,7 @@ export {
   type RawRequest,
 } from './raw-http.js';
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
+export * from './claude-wire.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export * from './lsp/lsp-editor.js';
 export * from './lsp/replay-driver.js';
@@ -61,6 +62,8 @@ export * from './real-clients/real-client.js';
 export * from './real-clients/installed-clients.js';
 export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';
+export * from './real-clients/claude-code.js';
+export * from './real-clients/fake-anthropic-model.js';
 export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
 export * from './conformance/cli-scenarios.js';

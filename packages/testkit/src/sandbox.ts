@@ -6,6 +6,8 @@ import path from 'node:path';
 const INHERITED_REMOVED = [
   /^GEMINI_CLI_IDE_/,
   /^QWEN_CODE_IDE_/,
+  /^CLAUDE_CODE_SSE_PORT$/,
+  /^CLAUDE_CONFIG_DIR$/,
   /^XDG_/,
   /^TERM_PROGRAM/,
   /^NVIM/,
@@ -17,13 +19,15 @@ const REMOVE_RETRY_MS = 100;
 
 /**
  * The private folders of one test: a workspace, a TMPDIR (where Gemini CLI looks for discovery
- * files), a QWEN_HOME and a HOME. Every editor, sidecar and CLI of the test writes only here.
+ * files), a QWEN_HOME, a CLAUDE_CONFIG_DIR and a HOME. Every editor, sidecar and CLI of the test writes only here.
  */
 export class Sandbox {
   readonly root: string;
   readonly workspace: string;
   readonly tmpDir: string;
   readonly qwenHome: string;
+  /** Claude Code's `CLAUDE_CONFIG_DIR`: its lock files go in `ide/` there. */
+  readonly claudeConfigDir: string;
   readonly home: string;
 
   constructor(prefix = 'tandem-test-') {
@@ -31,6 +35,7 @@ export class Sandbox {
     this.workspace = path.join(this.root, 'workspace');
     this.tmpDir = path.join(this.root, 'tmp');
     this.qwenHome = path.join(this.root, 'qwen');
+    this.claudeConfigDir = path.join(this.root, 'claude');
     this.home = path.join(this.root, 'home');
     for (const dir of [this.workspace, this.tmpDir, this.qwenHome, this.home]) {
       mkdirSync(dir, { recursive: true });
@@ -55,6 +60,7 @@ export class Sandbox {
       HOME: this.home,
       TMPDIR: this.tmpDir,
       QWEN_HOME: this.qwenHome,
+      CLAUDE_CONFIG_DIR: this.claudeConfigDir,
       XDG_CONFIG_HOME: path.join(xdg, 'config'),
       XDG_DATA_HOME: path.join(xdg, 'data'),
       XDG_STATE_HOME: path.join(xdg, 'state'),

@@ -83,19 +83,28 @@ describe('discovery rules', () => {
 
   it("give terminals the variables of the CLIs served, container rule included with Gemini's", () => {
     const inContainer = { marker: '/.dockerenv' };
-    const both = terminalVariables(41877, ['/w'], 7, inContainer);
+    const ports = { mcp: 41877, claude: 41878 };
+    const both = terminalVariables(ports, ['/w'], 7, inContainer, ['gemini', 'qwen']);
     assert.equal(both.QWEN_CODE_IDE_SERVER_PORT, '41877');
     assert.equal(both.GEMINI_CLI_IDE_PID, '7');
-    const geminiOnly = terminalVariables(41877, ['/w'], 7, inContainer, ['gemini']);
+    const geminiOnly = terminalVariables(ports, ['/w'], 7, inContainer, ['gemini']);
     assert.equal(geminiOnly.QWEN_CODE_IDE_SERVER_PORT, undefined);
     assert.deepEqual(
       Object.keys(geminiOnly).filter((name) => !name.startsWith('GEMINI_CLI_')),
       Object.keys(both).filter((name) => !/^(GEMINI_CLI_|QWEN_CODE_)/.test(name)),
     );
-    const qwenOnly = terminalVariables(41877, ['/w'], 7, inContainer, ['qwen']);
+    const qwenOnly = terminalVariables(ports, ['/w'], 7, inContainer, ['qwen']);
     assert.deepEqual(Object.keys(qwenOnly).sort(), [
       'QWEN_CODE_IDE_SERVER_PORT',
       'QWEN_CODE_IDE_WORKSPACE_PATH',
     ]);
+  });
+
+  it("give terminals Claude Code's port, its own listener's, by default", () => {
+    const all = terminalVariables({ mcp: 41877, claude: 41878 }, ['/w'], 7);
+    assert.equal(all.CLAUDE_CODE_SSE_PORT, '41878');
+    assert.equal(all.GEMINI_CLI_IDE_SERVER_PORT, '41877');
+    const claudeOnly = terminalVariables({ mcp: 41877, claude: 41878 }, ['/w'], 7, {}, ['claude']);
+    assert.deepEqual(claudeOnly, { CLAUDE_CODE_SSE_PORT: '41878' });
   });
 });

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
+import { CLAUDE_PORT_VARIABLE } from './claude-rules.js';
 import { containerTerminalVariables, type ContainerFacts } from './container-rules.js';
 
 /**
@@ -205,12 +206,17 @@ export const CLI_VARIABLES = {
     stdioCommand: 'QWEN_CODE_IDE_SERVER_STDIO_COMMAND',
     stdioArgs: 'QWEN_CODE_IDE_SERVER_STDIO_ARGS',
   },
+  claude: {
+    /** Claude Code connects by itself to the companion listening on this port. */
+    port: CLAUDE_PORT_VARIABLE,
+  },
 } as const;
 
 /** Every variable above, for code that must clear or report them all. */
 export const ALL_CLI_VARIABLES: readonly string[] = [
   ...Object.values(CLI_VARIABLES.gemini),
   ...Object.values(CLI_VARIABLES.qwen),
+  ...Object.values(CLI_VARIABLES.claude),
 ];
 
 /**
@@ -220,15 +226,18 @@ export const ALL_CLI_VARIABLES: readonly string[] = [
  * file only through the port, later ones read it first. No token travels this way (the files
  * carry it), and `TERM_PROGRAM` is never faked: `ideInfo` names the editor. In a container
  * (`container`, of the terminal's machine), Gemini CLI is also told to dial 127.0.0.1: the
- * terminal runs in the editor's container. `clis` limits them to the CLIs this editor serves.
+ * terminal runs in the editor's container. Claude Code connects by itself to the port named by
+ * its variable (`ports.claude`, its own listener's). `clis` limits them to the CLIs this editor
+ * serves.
  */
 export function terminalVariables(
-  port: number,
+  ports: { mcp: number; claude?: number },
   workspaceFolders: string[],
   geminiIdePid: number,
   container: ContainerFacts = {},
-  clis: readonly TerminalCli[] = ['gemini', 'qwen'],
+  clis: readonly TerminalCli[] = ['gemini', 'qwen', 'claude'],
 ): Record<string, string> {
+  const port = ports.mcp;
   const workspacePath = workspaceFolders.join(delimiter);
   return {
     ...(clis.includes('gemini') && {
@@ -241,6 +250,8 @@ export function terminalVariables(
       [CLI_VARIABLES.qwen.port]: String(port),
       [CLI_VARIABLES.qwen.workspacePath]: workspacePath,
     }),
+    ...(clis.includes('claude') &&
+      ports.claude !== undefined && { [CLI_VARIABLES.claude.port]: String(ports.claude) }),
   };
 }
 

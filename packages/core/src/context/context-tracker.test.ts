@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ideContextSchema } from '../mcp/ide-notifications.js';
+import { ideContextSchema } from '../gemini-qwen/ide-notifications.js';
 import { MAX_OPEN_FILES, MAX_SELECTED_TEXT, trimSelection } from '../clients/context-limits.js';
 import { ContextTracker } from './context-tracker.js';
 

@@ -31,7 +31,7 @@ describe('discovery files', () => {
     await sandbox.remove();
   });
 
-  it('writes the Gemini file, the Qwen lock and the Qwen 0.1 file, owner-only', async () => {
+  it('writes the Gemini file, the Qwen lock, the Qwen 0.1 file and the Claude lock, owner-only', async () => {
     const numbers = { pid: geminiIdePidFor(process.pid), port: engine.port };
     const at = locationsOf(sandbox);
     assert.deepEqual(
@@ -40,6 +40,7 @@ describe('discovery files', () => {
         discoveryFilePath(at, 'qwen-lock', numbers),
         discoveryFilePath(at, 'gemini', numbers),
         discoveryFilePath(at, 'qwen-legacy', numbers),
+        join(sandbox.claudeConfigDir, 'ide', `${engine.claudePort}.lock`),
       ].sort(),
     );
     for (const file of engine.discoveryFiles) {
@@ -49,6 +50,7 @@ describe('discovery files', () => {
       join(sandbox.tmpDir, 'gemini'),
       join(sandbox.tmpDir, 'gemini', 'ide'),
       join(sandbox.qwenHome, 'ide'),
+      join(sandbox.claudeConfigDir, 'ide'),
     ]) {
       assert.equal((await stat(dir)).mode & 0o777, 0o700, dir);
     }
@@ -112,6 +114,7 @@ describe('each writer can be turned off', () => {
         qwenHome: sandbox.qwenHome,
         gemini: false,
         qwenLegacy: false,
+        claude: false,
       },
     });
     try {
@@ -147,6 +150,7 @@ describe('files left behind', () => {
             ...process.env,
             SANDBOX_TMP: sandbox.tmpDir,
             SANDBOX_QWEN: sandbox.qwenHome,
+            SANDBOX_CLAUDE: sandbox.claudeConfigDir,
             SANDBOX_WS: sandbox.workspace,
           },
           stdio: ['ignore', 'pipe', 'inherit'],

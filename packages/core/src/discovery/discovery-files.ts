@@ -2,6 +2,12 @@ import { lstat, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makePrivateFolder, privateFolderProblem } from '@tandem/command';
 import {
+  claudeConfigDir,
+  claudeIdeDir,
+  claudeLockContent,
+  claudeLockPath,
+} from '../clients/claude-rules.js';
+import {
   discoveryContent,
   discoveryFilePath,
   discoveryLocations,
@@ -24,6 +30,10 @@ export interface DiscoveryOptions {
   qwenLock?: boolean;
   /** `os.tmpdir()/gemini/ide/qwen-code-ide-server-<PID>-<PORT>.json`, read by Qwen Code 0.1. */
   qwenLegacy?: boolean;
+  /** `<claudeConfigDir>/ide/<PORT>.lock` (the Claude listener's port), read by Claude Code. */
+  claude?: boolean;
+  /** Defaults to `$CLAUDE_CONFIG_DIR`, else `~/.claude`, as Claude Code computes it. */
+  claudeConfigDir?: string;
   /** Defaults to the CLIs' `os.tmpdir()`, from this process's environment. */
   tmpDir?: string;
   /** Defaults to `$QWEN_HOME` (`~` expanded), else `~/.qwen`, as Qwen Code computes it. */
@@ -42,6 +52,8 @@ export interface DiscoveryState {
   token: string;
   workspaceFolders: string[];
   editor: EditorInfo;
+  /** The Claude Code listener's port, when there is one. */
+  claudePort?: number;
 }
 
 const WRITER_OPTION = {
@@ -53,7 +65,9 @@ const WRITER_OPTION = {
 /** Marks a file as Tandem's, so that a later start may sweep it once its writer is gone. */
 interface TandemMark {
   tandem?: { pid?: unknown };
+  /** The editor's PID: `ppid` in Qwen Code's files, `pid` in Claude Code's. */
   ppid?: unknown;
+  pid?: unknown;
 }
 
 /**
@@ -63,6 +77,7 @@ interface TandemMark {
  */
 export class DiscoveryFiles {
   private readonly locations: DiscoveryLocations;
+  private readonly claudeConfigDir: string;
   /** Every file of this engine on disk, current or not. */
   private written: string[] = [];
   /** Why each file that is not current could not be written, as last told. */
@@ -83,6 +98,7 @@ export class DiscoveryFiles {
       ...(options.qwenHome ? { QWEN_HOME: options.qwenHome } : {}),
     };
     this.locations = discoveryLocations(env, process.cwd());
+    this.claudeConfigDir = options.claudeConfigDir ?? claudeConfigDir();
   }
 
   /** The PID the Gemini file is named after (and `GEMINI_CLI_IDE_PID` for terminals). */
@@ -135,12 +151,27 @@ export class DiscoveryFiles {
     const kinds = (['gemini', 'qwen-lock', 'qwen-legacy'] as const).filter(
       (kind) => this.options[WRITER_OPTION[kind]] !== false,
     );
+    const files = kinds.map((kind) => ({
+      path: discoveryFilePath(this.locations, kind, numbers),
+      content: discoveryContent(kind, data),
+    }));
+    if (state.claudePort !== undefined && this.options.claude !== false) {
+      files.push({
+        path: claudeLockPath(this.claudeConfigDir, state.claudePort),
+        content: claudeLockContent({
+          editorPid: state.editor.pid,
+          workspaceFolders: state.workspaceFolders,
+          ideName: state.editor.displayName,
+          authToken: state.token,
+        }),
+      });
+    }
     const current: string[] = [];
     const folders = new Map<string, string | undefined>();
-    for (const kind of kinds) {
-      const path = discoveryFilePath(this.locations, kind, numbers);
+    for (const file of files) {
+      const { path } = file;
       // Tandem's mark lets a later start sweep the file once its writer is gone.
-      const content = { ...discoveryContent(kind, data), tandem: { pid: process.pid } };
+      const content = { ...file.content, tandem: { pid: process.pid } };
       const dir = dirname(path);
       // Checked at each write: the folders may have changed since the last one.
       if (!folders.has(dir)) folders.set(dir, makePrivateFolder(dir));
@@ -162,7 +193,7 @@ export class DiscoveryFiles {
       if (!this.written.includes(path)) this.written.push(path);
       if (this.failures.delete(path)) this.log.info(`wrote ${path}`);
     }
-    if (current.length < kinds.length) {
+    if (current.length < files.length) {
       this.retry = setTimeout(() => {
         void this.enqueue(() => this.writeLatest());
       }, this.options.retryMs ?? RETRY_MS).unref();
@@ -186,7 +217,9 @@ export class DiscoveryFiles {
    */
   async sweep(): Promise<string[]> {
     const swept: string[] = [];
-    for (const dir of [this.locations.geminiIdeDir, this.locations.qwenIdeDir]) {
+    const claudeDir = claudeIdeDir(this.claudeConfigDir);
+    const dirs = [this.locations.geminiIdeDir, this.locations.qwenIdeDir, claudeDir];
+    for (const dir of dirs) {
       if (privateFolderProblem(dir)) continue;
       const names = await readdir(dir).catch(() => [] as string[]);
       for (const name of names) {
@@ -200,7 +233,8 @@ export class DiscoveryFiles {
         const data = parseMark(await readSmallRegularFile(path));
         if (!data?.tandem) continue;
         const writerAlive = isProcessAlive(Number(data.tandem.pid));
-        const editorAlive = data.ppid === undefined || isProcessAlive(Number(data.ppid));
+        const editorPid = data.ppid ?? data.pid;
+        const editorAlive = editorPid === undefined || isProcessAlive(Number(editorPid));
         if (writerAlive && editorAlive) continue;
         await rm(path, { force: true });
         swept.push(path);

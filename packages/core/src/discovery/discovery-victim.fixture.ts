@@ -5,7 +5,11 @@ const engine = await Engine.start({
   editor: { name: 'victim', displayName: 'Victim', pid: process.pid },
   frontend: { showDiff: async () => undefined, closeDiff: async () => '' },
   workspaceFolders: [process.env.SANDBOX_WS!],
-  discovery: { tmpDir: process.env.SANDBOX_TMP!, qwenHome: process.env.SANDBOX_QWEN! },
+  discovery: {
+    tmpDir: process.env.SANDBOX_TMP!,
+    qwenHome: process.env.SANDBOX_QWEN!,
+    claudeConfigDir: process.env.SANDBOX_CLAUDE!,
+  },
 });
 process.stdout.write(`${JSON.stringify(engine.discoveryFiles)}\n`);
 setInterval(() => undefined, 1000);

@@ -14,6 +14,9 @@ import { discoveryLocations } from '../clients/discovery-rules.js';
 import { startEngine } from '../engine.fixture.js';
 import { readSmallRegularFile } from './safe-folder.js';
 
+/** These folders are Gemini CLI's and Qwen Code's: Claude Code's lock file is left out. */
+const GEMINI_QWEN_ONLY = { discovery: { claude: false } };
+
 const NOBODY = 65534;
 /** A user id no account has here, as a home of another user's. */
 const OTHER_USER = 12345;
@@ -57,7 +60,10 @@ describe('the start-up sweep of shared discovery folders', () => {
         await writeFile(join(dir, 'huge.json'), Buffer.alloc(8 * 1024 * 1024, 0x20));
       }
       const before = process.memoryUsage().rss;
-      const engine = await settles(startEngine(sandbox, new RecordingEditor()), 'the start');
+      const engine = await settles(
+        startEngine(sandbox, new RecordingEditor(), GEMINI_QWEN_ONLY),
+        'the start',
+      );
       try {
         assert.equal(engine.discoveryFiles.length, 3);
         // Reading /dev/zero would have cost hundreds of megabytes.
@@ -93,7 +99,10 @@ describe('discovery folders another user can change', () => {
       await mkdir(gemini, { recursive: true, mode: 0o755 });
       await chown(gemini, NOBODY, NOBODY);
       const log = memoryLogger();
-      const engine = await startEngine(sandbox, new RecordingEditor(), { log });
+      const engine = await startEngine(sandbox, new RecordingEditor(), {
+        ...GEMINI_QWEN_ONLY,
+        log,
+      });
       try {
         assert.deepEqual(
           engine.discoveryFiles.map((file) => file.startsWith(gemini)),
@@ -118,7 +127,10 @@ describe('discovery folders another user can change', () => {
       await mkdir(gemini, { recursive: true, mode: 0o700 });
       await chown(above, NOBODY, NOBODY);
       assert.match(privateFolderProblem(gemini)!, /gemini, which holds .* another user/);
-      const engine = await startEngine(sandbox, new RecordingEditor(), { log: memoryLogger() });
+      const engine = await startEngine(sandbox, new RecordingEditor(), {
+        ...GEMINI_QWEN_ONLY,
+        log: memoryLogger(),
+      });
       try {
         assert.equal(engine.discoveryFiles.filter((f) => f.startsWith(gemini)).length, 0);
         assert.equal(engine.discoveryFiles.length, 1);
@@ -133,7 +145,10 @@ describe('discovery folders another user can change', () => {
       await mkdir(qwen, { recursive: true });
       await chmod(qwen, 0o777);
       const log = memoryLogger();
-      const engine = await startEngine(sandbox, new RecordingEditor(), { log });
+      const engine = await startEngine(sandbox, new RecordingEditor(), {
+        ...GEMINI_QWEN_ONLY,
+        log,
+      });
       try {
         assert.equal(engine.discoveryFiles.filter((f) => f.startsWith(qwen)).length, 0);
         assert.equal(engine.discoveryFiles.length, 2, 'both files in the Gemini folder');
@@ -152,7 +167,10 @@ describe('discovery folders another user can change', () => {
       await mkdir(join(sandbox.tmpDir, 'gemini'), { mode: 0o700 });
       await symlink(elsewhere, gemini);
       const log = memoryLogger();
-      const engine = await startEngine(sandbox, new RecordingEditor(), { log });
+      const engine = await startEngine(sandbox, new RecordingEditor(), {
+        ...GEMINI_QWEN_ONLY,
+        log,
+      });
       try {
         assert.equal(engine.discoveryFiles.length, 1, 'only the Qwen lock');
         assert.ok(log.lines.some((l) => l.includes('is a symbolic link')));
@@ -164,7 +182,7 @@ describe('discovery folders another user can change', () => {
 
   it('a folder the engine creates is owner-only and passes', () =>
     withSandbox(async (sandbox) => {
-      const engine = await startEngine(sandbox, new RecordingEditor());
+      const engine = await startEngine(sandbox, new RecordingEditor(), GEMINI_QWEN_ONLY);
       try {
         const { gemini, qwen } = foldersOf(sandbox);
         for (const dir of [gemini, qwen]) {

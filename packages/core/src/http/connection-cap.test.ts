@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { memoryLogger, rawRequest, waitFor } from '@tandem/testkit';
 import { ConnectionCap } from './connection-cap.js';
-import { McpListener } from './mcp-listener.js';
+import { McpListener } from '../gemini-qwen/mcp-listener.js';
 
 const TOKEN = 'a'.repeat(43);
 

@@ -31,6 +31,17 @@ export class ConnectionCap {
     });
   }
 
+  /**
+   * A connection upgraded after showing its server's secret (a WebSocket) is under way for the
+   * rest of its life: it is never cut for a newcomer.
+   */
+  holdUpgraded(socket: Socket): void {
+    const connection = this.connections.get(socket);
+    if (!connection) return;
+    connection.requests += 1;
+    connection.trusted = true;
+  }
+
   private admit(socket: Socket): void {
     if (this.connections.size >= this.max) {
       const idle = [...this.connections].filter(([, { requests }]) => requests === 0);

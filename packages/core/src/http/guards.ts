@@ -15,6 +15,13 @@ export interface GuardOptions {
   /** Also accept `Host: host.docker.internal:<port>` (a CLI inside a container). */
   allowContainerHost: boolean;
   maxBodyBytes: number;
+  /** Where the client puts the token (default: `Authorization: Bearer <token>`). */
+  tokenOf?: (headers: IncomingHttpHeaders) => string | undefined;
+}
+
+/** The token of `Authorization: Bearer <token>`, as Gemini CLI and Qwen Code send it. */
+export function bearerToken(headers: IncomingHttpHeaders): string | undefined {
+  return /^Bearer (\S+)$/i.exec(headers.authorization ?? '')?.[1];
 }
 
 /** The `Host` values a loopback listener on `port` may be reached by. */
@@ -24,7 +31,7 @@ export function allowedHosts(port: number, allowContainerHost: boolean): string[
 
 /**
  * Checks a request's headers, in the order that leaks least: `Host` (DNS rebinding), then
- * `Origin` (browsers), then the bearer token, then the declared body size. Returns the
+ * `Origin` (browsers), then the token, then the declared body size. Returns the
  * refusal, or `undefined` when the request may go on.
  */
 export function checkRequest(
@@ -38,9 +45,9 @@ export function checkRequest(
   if (headers.origin !== undefined) {
     return { status: 403, message: 'Forbidden: requests from web pages are not allowed' };
   }
-  const match = /^Bearer (\S+)$/i.exec(headers.authorization ?? '');
-  if (!match?.[1] || !secretMatches(match[1], options.token)) {
-    return { status: 401, message: 'Unauthorized: a valid bearer token is required' };
+  const token = (options.tokenOf ?? bearerToken)(headers);
+  if (!token || !secretMatches(token, options.token)) {
+    return { status: 401, message: 'Unauthorized: a valid token is required' };
   }
   const declared = Number(headers['content-length'] ?? 0);
   if (declared > options.maxBodyBytes) {

@@ -31,7 +31,11 @@ test('Qwen Code in its default approval mode writes the edit itself: no diff, as
     editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
     frontend: editor,
     workspaceFolders: [sandbox.workspace],
-    discovery: { tmpDir: sandbox.tmpDir, qwenHome: sandbox.qwenHome },
+    discovery: {
+      tmpDir: sandbox.tmpDir,
+      qwenHome: sandbox.qwenHome,
+      claudeConfigDir: sandbox.claudeConfigDir,
+    },
   });
   const session = await startCliSession({
     cli: 'qwen',

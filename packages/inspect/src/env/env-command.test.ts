@@ -15,6 +15,7 @@ const NAMES = [
   'GEMINI_CLI_IDE_PID',
   'QWEN_CODE_IDE_SERVER_PORT',
   'QWEN_CODE_IDE_WORKSPACE_PATH',
+  'CLAUDE_CODE_SSE_PORT',
 ];
 
 const scene = sceneForEachTest();
@@ -51,6 +52,7 @@ describe('tandem env', () => {
       GEMINI_CLI_IDE_PID: geminiPidOf(engine.discoveryFiles),
       QWEN_CODE_IDE_SERVER_PORT: String(engine.port),
       QWEN_CODE_IDE_WORKSPACE_PATH: ws,
+      CLAUDE_CODE_SSE_PORT: String(engine.claudePort),
     });
     assert.deepEqual(
       exported(stdout),
@@ -187,6 +189,8 @@ describe('tandem env', () => {
       GEMINI_CLI_IDE_PID: String(process.pid),
       QWEN_CODE_IDE_SERVER_PORT: undefined,
       QWEN_CODE_IDE_WORKSPACE_PATH: undefined,
+      // Hand-written files of an older companion: no Claude Code listener.
+      CLAUDE_CODE_SSE_PORT: undefined,
     });
   });
 

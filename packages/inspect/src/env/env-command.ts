@@ -1,7 +1,9 @@
 import { type CommandIO, folderCommand, portNumber, printable, UsageError } from '@tandem/command';
 import { checkFiles, groupByPort, Prober, type Companion } from '../scan/companions.js';
+import { claudePortFor } from '../scan/claude-locks.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import {
+  CLAUDE_PORT_VARIABLE,
   containerFacts,
   containerTerminalVariables,
   discoveryLocations,
@@ -12,7 +14,7 @@ import { renderExports, shellFromEnv, SHELLS, type Shell } from './shell-exports
 
 export const envUsage = `Usage: tandem env [--cwd DIR] [--shell bash|zsh|fish] [--port N]
 
-Prints the shell code that makes Gemini CLI or Qwen Code, started in THIS terminal (a tmux pane,
+Prints the shell code that makes Gemini CLI, Qwen Code or Claude Code, started in THIS terminal (a tmux pane,
 another window), connect to the editor that has DIR open:
 
   eval "$(tandem env)"                 bash, zsh
@@ -21,8 +23,8 @@ another window), connect to the editor that has DIR open:
 It chooses among the running editor companions whose workspace contains DIR: the one with the
 most specific folder, then the newest. When several match it lists them on stderr; pick one
 with --port. Variables set: GEMINI_CLI_IDE_SERVER_PORT, GEMINI_CLI_IDE_WORKSPACE_PATH,
-GEMINI_CLI_IDE_PID, QWEN_CODE_IDE_SERVER_PORT, QWEN_CODE_IDE_WORKSPACE_PATH (those that do not
-apply to the chosen editor are unset), and in a container REMOTE_CONTAINERS=true, so that
+GEMINI_CLI_IDE_PID, QWEN_CODE_IDE_SERVER_PORT, QWEN_CODE_IDE_WORKSPACE_PATH,
+CLAUDE_CODE_SSE_PORT (those that do not apply to the chosen editor are unset), and in a container REMOTE_CONTAINERS=true, so that
 Gemini CLI dials 127.0.0.1 where the editor listens instead of host.docker.internal. No token
 is exported: the CLIs read it from the editor's discovery file.
 
@@ -80,7 +82,13 @@ async function exportsFor(
   }
   // This terminal runs where the editor's companion listens, so Gemini CLI must dial 127.0.0.1.
   const container = containerTerminalVariables(containerFacts(io.env));
-  io.stdout.write(renderExports({ ...variablesFor(chosen.companion), ...container }, shell));
+  const token = chosen.companion.files.find((file) => file.fields.authToken)?.fields.authToken;
+  const claudePort = await claudePortFor(io.env, token);
+  const claude = {
+    [CLAUDE_PORT_VARIABLE]: claudePort === undefined ? undefined : String(claudePort),
+  };
+  const variables = { ...variablesFor(chosen.companion), ...claude, ...container };
+  io.stdout.write(renderExports(variables, shell));
   return 0;
 }
 

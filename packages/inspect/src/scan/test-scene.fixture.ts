@@ -84,6 +84,8 @@ export class TestScene {
       discovery: {
         tmpDir: hidden ?? this.tmpDir,
         qwenHome: hidden ?? this.qwenHome,
+        // Where Claude Code looks with the scene's HOME.
+        claudeConfigDir: join(hidden ?? this.home, '.claude'),
         ...(options.geminiIdePid !== undefined && { geminiIdePid: options.geminiIdePid }),
       },
     });

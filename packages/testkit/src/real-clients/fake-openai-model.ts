@@ -1,6 +1,5 @@
-import http from 'node:http';
 import { finalText, idleText, type ProposedEdit } from './proposed-edit.js';
-import { listenOnLoopback } from '@tandem/core';
+import { FakeModelServer } from './fake-model-server.js';
 
 /** What the fake model is told to do: when the user sends `prompt`, propose `edit`. */
 export interface OpenAiScript {
@@ -124,60 +123,30 @@ function completionBody(reply: Reply, model: string): string {
 
 /** An OpenAI-compatible `/v1/chat/completions` endpoint on 127.0.0.1 that follows a script. */
 export class FakeOpenAiModel {
-  /** Every reply given, in order: what a failing test prints to show how far the CLI got. */
-  readonly replies: Reply['kind'][] = [];
-  private closed = false;
-
   private constructor(
-    private readonly server: http.Server,
+    private readonly server: FakeModelServer,
     readonly baseUrl: string,
+    /** Every reply given, in order: what a failing test prints to show how far the CLI got. */
+    readonly replies: Reply['kind'][],
   ) {}
 
   static async start(script: OpenAiScript): Promise<FakeOpenAiModel> {
-    const server = http.createServer();
-    const port = await listenOnLoopback(server);
-    const model = new FakeOpenAiModel(server, `http://127.0.0.1:${port}/v1`);
-    server.on('request', (req, res) => model.handle(req, res, script));
-    return model;
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse, script: OpenAiScript): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({ error: { message: `no such endpoint: ${req.method} ${req.url}` } }),
-        );
-        return;
-      }
-      let request: ChatRequest;
-      try {
-        request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'request body is not JSON' } }));
-        return;
-      }
+    const replies: Reply['kind'][] = [];
+    const server = await FakeModelServer.start((path, body) => {
+      if (!path.endsWith('/chat/completions')) return undefined;
+      const request = body as ChatRequest;
       const reply = chooseReply(request, script);
-      this.replies.push(reply.kind);
+      replies.push(reply.kind);
       const model = request.model ?? 'fake';
-      if (request.stream) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(streamBody(reply, model));
-      } else {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(completionBody(reply, model));
-      }
+      return request.stream
+        ? { status: 200, contentType: 'text/event-stream', body: streamBody(reply, model) }
+        : { status: 200, contentType: 'application/json', body: completionBody(reply, model) };
     });
+    return new FakeOpenAiModel(server, `http://127.0.0.1:${server.port}/v1`, replies);
   }
 
   /** Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  close(): Promise<void> {
+    return this.server.close();
   }
 }

@@ -5,7 +5,8 @@ import type { ConnectedClient } from '../editor-port.js';
 import { Response, type Request, type WebResponse } from '../http/fetch-messages.js';
 import type { Logger } from '../log.js';
 import { clientLabel } from './client-name.js';
-import type { ClientSession, DiffTools, SessionHost } from './client-session.js';
+import type { DiffTools } from '../diffs/diff-tools.js';
+import type { ClientSession, SessionHost } from './client-session.js';
 
 type SessionModule = typeof import('./client-session.js');
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { EditorContext } from '../context/context-tracker.js';
-import type { DiffOutcome, Refusal } from '../diffs/diff-coordinator.js';
+import type { DiffOutcome } from '../diffs/diff-coordinator.js';
+import type { DiffTools } from '../diffs/diff-tools.js';
 import type { ConnectedClient } from '../editor-port.js';
 import type { Request, WebResponse } from '../http/fetch-messages.js';
 import type { Logger } from '../log.js';
@@ -17,34 +17,7 @@ import {
   type IdeNotification,
 } from './ide-notifications.js';
 import { closeDiffResult, openDiffResult } from './tool-results.js';
-import { TANDEM_VERSION } from '../version.js';
-
-/** The diff tools, as the engine answers them for a session's client. */
-export interface DiffTools {
-  openDiff(
-    client: ConnectedClient,
-    filePath: string,
-    newContent: string,
-  ): Promise<{ ok: true } | Refusal>;
-  closeDiff(
-    client: ConnectedClient,
-    filePath: string,
-    suppressNotification: boolean,
-  ): Promise<{ ok: true; content: string | null } | Refusal>;
-}
-
-/**
- * The SDK checks with this only the answers to elicitations, and Tandem asks the CLIs for none. Its
- * default check (Ajv) would be built for every session, and its code loaded into every sidecar: the
- * `tandem` bundle leaves it out (packages/cli/build.js).
- */
-const noElicitations: jsonSchemaValidator = {
-  getValidator: () => () => ({
-    valid: false,
-    data: undefined,
-    errorMessage: 'Tandem asks for no input',
-  }),
-};
+import { tandemMcpServer } from '../mcp-server.js';
 
 /** What a session reports to the hub. */
 export interface SessionHost {
@@ -85,10 +58,7 @@ export class ClientSession {
     diffTools: DiffTools | undefined,
     private readonly log: Logger,
   ) {
-    this.server = new McpServer(
-      { name: 'tandem', version: TANDEM_VERSION },
-      { capabilities: { tools: {}, logging: {} }, jsonSchemaValidator: noElicitations },
-    );
+    this.server = tandemMcpServer({ tools: {}, logging: {} });
     if (diffTools) this.registerDiffTools(diffTools);
     this.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,

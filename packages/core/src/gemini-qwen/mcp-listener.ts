@@ -1,12 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Logger } from '../log.js';
-import { ConnectionCap } from './connection-cap.js';
-import { closeIdleConnections } from './idle-connections.js';
-import { Headers, Request, type WebResponse } from './fetch-messages.js';
-import { checkRequest, tooLarge, type GuardOptions } from './guards.js';
-import { listenOnLoopback, readBodyWithin } from './loopback.js';
+import { ConnectionCap } from '../http/connection-cap.js';
+import { closeIdleConnections } from '../http/idle-connections.js';
+import { Headers, Request, type WebResponse } from '../http/fetch-messages.js';
+import { checkRequest, tooLarge, type GuardOptions } from '../http/guards.js';
+import { listenOnLoopback, readBodyWithin } from '../http/loopback.js';
 
 /** Routes an authenticated MCP request; the listener has done every check before this. */
 export type McpRequestHandler = (
@@ -63,19 +62,20 @@ export class McpListener {
     closeIdleConnections(this.server, IDLE_CONNECTION_MS);
   }
 
+  /** The port listened on: 0 before `listen`, and still the same once closed. */
   get port(): number {
-    return (this.server.address() as AddressInfo).port;
+    return this.guard?.port ?? 0;
   }
 
   async listen(): Promise<number> {
-    await listenOnLoopback(this.server);
+    const port = await listenOnLoopback(this.server);
     this.guard = {
-      port: this.port,
+      port,
       token: this.options.token,
       allowContainerHost: this.options.allowContainerHost,
       maxBodyBytes: this.options.maxBodyBytes,
     };
-    return this.port;
+    return port;
   }
 
   /**

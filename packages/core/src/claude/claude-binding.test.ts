@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { stat, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  ClaudeWire,
+  claudeUpgradeHeaders,
+  memoryLogger,
+  readClaudeLock,
+  RecordingEditor,
+  Sandbox,
+  waitFor,
+  waitUntil,
+} from '@tandem/testkit';
+import { startEngine } from '../engine.fixture.js';
+import type { Engine } from '../engine.js';
+
+/** Claude Code's `openDiff` arguments for a file: both paths the same, as it sends them. */
+function openDiffArgs(filePath: string, contents: string, tabName: string) {
+  return {
+    old_file_path: filePath,
+    new_file_path: filePath,
+    new_file_contents: contents,
+    tab_name: tabName,
+  };
+}
+
+/** Whether an upgrade is refused, and with which status. */
+async function refusal(
+  port: number,
+  headers: Record<string, string>,
+  options: { protocols?: string[]; host?: string } = {},
+): Promise<string> {
+  try {
+    const wire = await ClaudeWire.open(port, headers, options);
+    await wire.close();
+    return 'accepted';
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('the Claude Code binding, with a WebSocket client made as the CLI makes it', () => {
+  let sandbox: Sandbox;
+  let editor: RecordingEditor;
+  let engine: Engine;
+  let token: string;
+  const log = memoryLogger();
+
+  before(async () => {
+    sandbox = new Sandbox();
+    editor = new RecordingEditor();
+    engine = await startEngine(sandbox, editor, { maxBodyBytes: 64 * 1024, log });
+    token = (await readClaudeLock(sandbox.claudeConfigDir, engine.claudePort)).authToken;
+  });
+
+  after(async () => {
+    await engine.stop();
+    sandbox.remove();
+  });
+
+  it('writes the lock file Claude Code reads, 0600 in a 0700 folder, and names its port to terminals', async () => {
+    const lock = await readClaudeLock(sandbox.claudeConfigDir, engine.claudePort);
+    assert.equal(lock.pid, process.pid);
+    assert.deepEqual(lock.workspaceFolders, [sandbox.workspace]);
+    assert.equal(lock.ideName, 'Test Editor');
+    assert.equal(lock.transport, 'ws');
+    assert.equal(lock.runningInWindows, false);
+    assert.ok(Buffer.from(lock.authToken, 'base64url').length >= 32);
+    assert.equal((await stat(lock.file)).mode & 0o777, 0o600);
+    assert.equal((await stat(path.dirname(lock.file))).mode & 0o777, 0o700);
+    assert.equal(engine.terminalEnv().CLAUDE_CODE_SSE_PORT, String(engine.claudePort));
+    assert.ok(engine.discoveryFiles.includes(lock.file));
+  });
+
+  it('refuses an upgrade without the token, with a wrong one, from a page, for a foreign Host or without mcp', async () => {
+    const port = engine.claudePort;
+    const good = claudeUpgradeHeaders(token);
+    assert.equal(await refusal(port, { 'User-Agent': 'x' }), 'refused: 401');
+    assert.equal(
+      await refusal(port, claudeUpgradeHeaders(`${token.slice(0, -1)}x`)),
+      'refused: 401',
+    );
+    assert.equal(await refusal(port, { ...good, Origin: 'http://127.0.0.1' }), 'refused: 403');
+    assert.equal(await refusal(port, good, { host: `evil.example:${port}` }), 'refused: 403');
+    assert.equal(await refusal(port, good, { protocols: ['other'] }), 'refused: 403');
+    assert.equal(await refusal(port, good), 'accepted');
+  });
+
+  it('answers a plain HTTP request with a refusal, never a hang', async () => {
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const headers = { ...claudeUpgradeHeaders(token), Host: `127.0.0.1:${engine.claudePort}` };
+      request({ port: engine.claudePort, host: '127.0.0.1', headers }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      })
+        .on('error', reject)
+        .end();
+    });
+    assert.equal(status, 426);
+  });
+
+  it('closes a session that sends a frame past the limit, and goes on serving', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const code = new Promise<number>((resolve) => wire.socket.once('close', (c) => resolve(c)));
+    wire.socket.send('x'.repeat(64 * 1024 + 1));
+    assert.equal(await code, 1009);
+    const { wire: next, tools } = await ClaudeWire.connect(engine.claudePort, token);
+    assert.ok(tools.includes('openDiff'));
+    await next.close();
+  });
+
+  it('offers the tools Claude Code calls, not executeCode; unknown methods get a JSON-RPC error', async () => {
+    const { wire, tools } = await ClaudeWire.connect(engine.claudePort, token);
+    assert.deepEqual(tools.sort(), ['closeAllDiffTabs', 'close_tab', 'getDiagnostics', 'openDiff']);
+    const unknown = await wire.request('no/such/method', {});
+    assert.equal(unknown.error?.code, -32601);
+    const executeCode = await wire.callTool('executeCode', { code: '1' });
+    assert.equal(executeCode.isError, true);
+    assert.match(executeCode.texts.join(' '), /executeCode/);
+    assert.deepEqual(await wire.callTool('getDiagnostics', { uri: 'file:///x.ts' }), {
+      texts: ['[]'],
+      isError: false,
+    });
+    await wire.close();
+  });
+
+  it('answers several diffs at once, each as its user answered it', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const a = path.join(sandbox.workspace, 'a.txt');
+    const b = path.join(sandbox.workspace, 'b.txt');
+    await writeFile(a, 'old a\n');
+    const answers: string[] = [];
+    const first = wire.callTool('openDiff', openDiffArgs(a, 'new a\n', 'tab-a')).then((r) => {
+      answers.push('a');
+      return r;
+    });
+    const second = wire.callTool('openDiff', openDiffArgs(b, 'new b\n', 'tab-b')).then((r) => {
+      answers.push('b');
+      return r;
+    });
+    const diffA = await waitFor('diff a', () => editor.diffFor(a));
+    const diffB = await waitFor('diff b', () => editor.diffFor(b));
+    assert.equal(diffA.oldContent, 'old a\n');
+    assert.equal(diffB.oldContent, null);
+    assert.deepEqual(engine.diffRejected(diffB.id), { ok: true });
+    assert.deepEqual((await second).texts, ['DIFF_REJECTED', 'tab-b']);
+    assert.deepEqual(engine.diffAccepted(diffA.id, 'the user’s a\n'), { ok: true });
+    assert.deepEqual((await first).texts, ['FILE_SAVED', 'the user’s a\n']);
+    assert.deepEqual(answers, ['b', 'a']);
+    await wire.close();
+  });
+
+  it('closes a diff answered in the terminal on close_tab, and its call still gets an answer', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const file = path.join(sandbox.workspace, 'c.txt');
+    const pending = wire.callTool('openDiff', openDiffArgs(file, 'c\n', 'tab-c'));
+    const diff = await waitFor('diff c', () => editor.diffFor(file));
+    assert.deepEqual((await wire.callTool('close_tab', { tab_name: 'tab-c' })).texts, [
+      'TAB_CLOSED',
+    ]);
+    assert.ok(editor.closed.includes(diff.id));
+    assert.deepEqual((await pending).texts, ['DIFF_REJECTED', 'tab-c']);
+    // Claude Code closes the tab again after an answer: nothing left to close, no error.
+    assert.deepEqual((await wire.callTool('close_tab', { tab_name: 'tab-c' })).texts, [
+      'TAB_CLOSED',
+    ]);
+    await wire.close();
+  });
+
+  it('rejects every waiting diff on closeAllDiffTabs', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const file = path.join(sandbox.workspace, 'd.txt');
+    const pending = wire.callTool('openDiff', openDiffArgs(file, 'd\n', 'tab-d'));
+    const diff = await waitFor('diff d', () => editor.diffFor(file));
+    assert.deepEqual((await wire.callTool('closeAllDiffTabs', {})).texts, ['CLOSED_1_DIFF_TABS']);
+    assert.deepEqual((await pending).texts, ['DIFF_REJECTED', 'tab-d']);
+    assert.ok(editor.closed.includes(diff.id));
+    await wire.close();
+  });
+
+  it('closes the diffs of a session that vanishes', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const file = path.join(sandbox.workspace, 'e.txt');
+    void wire.callTool('openDiff', openDiffArgs(file, 'e\n', 'tab-e')).catch(() => undefined);
+    const diff = await waitFor('diff e', () => editor.diffFor(file));
+    wire.socket.terminate();
+    await waitUntil('the vanished session’s diff closed', () => editor.closed.includes(diff.id));
+    await waitUntil(
+      'the client gone',
+      () => !engine.clients().some((c) => c.name === 'Claude Code'),
+    );
+  });
+
+  it('sends the selection as selection_changed, once a change', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const file = path.join(sandbox.workspace, 'f.txt');
+    await writeFile(file, 'one\ntwo\nthree\n');
+    engine.fileFocused(file);
+    engine.cursorChanged(file, 3, 4, 'two\nthree');
+    const sent = await waitFor('the selection', () =>
+      wire.notifications.find(
+        (n) => n.method === 'selection_changed' && n.params?.text === 'two\nthree',
+      ),
+    );
+    assert.deepEqual(sent.params, {
+      text: 'two\nthree',
+      filePath: file,
+      fileUrl: `file://${file}`,
+      selection: {
+        start: { line: 1, character: 0 },
+        end: { line: 2, character: 4 },
+        isEmpty: false,
+      },
+    });
+    await wire.close();
+  });
+
+  it('answers getDiagnostics with what an editor that offers them shows', async () => {
+    const own = new Sandbox();
+    const file = path.join(own.workspace, 'h.ts');
+    const diagnostic = {
+      message: 'x is unused',
+      severity: 'Warning' as const,
+      range: { start: { line: 0, character: 4 }, end: { line: 0, character: 5 } },
+    };
+    const asked: (string | undefined)[] = [];
+    const withDiagnostics = Object.assign(new RecordingEditor(), {
+      diagnostics: async (path?: string) => {
+        asked.push(path);
+        return [{ path: file, diagnostics: [diagnostic] }];
+      },
+    });
+    const engine2 = await startEngine(own, withDiagnostics);
+    try {
+      const lock = await readClaudeLock(own.claudeConfigDir, engine2.claudePort);
+      const { wire } = await ClaudeWire.connect(engine2.claudePort, lock.authToken);
+      const { texts } = await wire.callTool('getDiagnostics', { uri: `file://${file}` });
+      assert.deepEqual(JSON.parse(texts[0]!), [
+        { uri: `file://${file}`, diagnostics: [diagnostic] },
+      ]);
+      await wire.callTool('getDiagnostics', {});
+      assert.deepEqual(asked, [file, undefined]);
+      await wire.close();
+    } finally {
+      await engine2.stop();
+      own.remove();
+    }
+  });
+
+  it('rejects a waiting diff when the engine stops, and removes the lock file', async () => {
+    const own = new Sandbox();
+    const ownEditor = new RecordingEditor();
+    const stopping = await startEngine(own, ownEditor);
+    const lock = await readClaudeLock(own.claudeConfigDir, stopping.claudePort);
+    const { wire } = await ClaudeWire.connect(stopping.claudePort, lock.authToken);
+    const file = path.join(own.workspace, 'g.txt');
+    const pending = wire.callTool('openDiff', openDiffArgs(file, 'g\n', 'tab-g'));
+    await waitFor('diff g', () => ownEditor.diffFor(file));
+    await stopping.stop();
+    assert.deepEqual((await pending).texts, ['DIFF_REJECTED', 'tab-g']);
+    await assert.rejects(stat(lock.file), { code: 'ENOENT' });
+    await wire.closed();
+    own.remove();
+  });
+});

@@ -1,0 +1,119 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { commandShellLine } from './cli-launch.js';
+import { FakeAnthropicModel, type AnthropicScript } from './fake-anthropic-model.js';
+import { clientModulePath } from './installed-clients.js';
+import { TmuxPane } from './tmux.js';
+
+/**
+ * The Claude Code binaries the tests run: the platform package, one self-contained executable,
+ * installed under npm aliases by `npm run setup:clients` (packages/testkit/clients/package.json).
+ */
+export const CLAUDE_CODE_VERSIONS = {
+  newest: { alias: 'claude-code-newest', version: '2.1.332' },
+  oldest: { alias: 'claude-code-oldest', version: '2.1.110' },
+} as const;
+
+export type ClaudeCodeVersion = keyof typeof CLAUDE_CODE_VERSIONS;
+
+/** The versions a test runs: `TANDEM_CLAUDE=newest|oldest`, else both. */
+export function claudeCodeVersions(): ClaudeCodeVersion[] {
+  const chosen = process.env.TANDEM_CLAUDE;
+  return chosen === 'newest' || chosen === 'oldest' ? [chosen] : ['newest', 'oldest'];
+}
+
+/** The executable of a version. */
+export function claudeCodeBinary(version: ClaudeCodeVersion): string {
+  const manifest = clientModulePath(`${CLAUDE_CODE_VERSIONS[version].alias}/package.json`);
+  return path.join(path.dirname(manifest), 'claude');
+}
+
+/** The fake API key; Claude Code approves a key by its last 20 characters. */
+const API_KEY = 'sk-ant-fake-key-for-tandem-tests-0123456789';
+
+export interface ClaudeCodeOptions {
+  version: ClaudeCodeVersion;
+  /** The workspace: Claude Code's working directory, trusted in its configuration. */
+  cwd: string;
+  /** A private folder: HOME, TMPDIR and the tmux server go under it. */
+  dir: string;
+  /** `CLAUDE_CONFIG_DIR`: where the companion's lock file is, and Claude Code's own state. */
+  claudeConfigDir: string;
+  /** The port of the companion to connect to (`CLAUDE_CODE_SSE_PORT`). */
+  ssePort: number;
+  script: AnthropicScript;
+}
+
+/** Claude Code in a tmux pane, offline, against a fake Messages API. */
+export interface ClaudeCodeRun {
+  pane: TmuxPane;
+  model: FakeAnthropicModel;
+  /** Ends Claude Code, its tmux server and the fake model; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Claude Code offline: a private HOME and TMPDIR, a seeded
+ * `.claude.json` (onboarding done, the key approved, the folder trusted), the model at a fake
+ * Messages API, nothing else reached (telemetry, error reports, updates and the marketplace off),
+ * `--permission-mode default` (the mode that asks, hence shows diffs in the editor), and the
+ * companion named by `CLAUDE_CODE_SSE_PORT`.
+ */
+export async function startClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeCodeRun> {
+  const home = path.join(options.dir, 'home');
+  const tmpDir = path.join(options.dir, 'tmp');
+  await Promise.all(
+    [home, tmpDir, options.claudeConfigDir].map((d) => mkdir(d, { recursive: true })),
+  );
+  const config = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: CLAUDE_CODE_VERSIONS[options.version].version,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [options.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } },
+  };
+  await writeFile(path.join(options.claudeConfigDir, '.claude.json'), JSON.stringify(config));
+  const model = await FakeAnthropicModel.start(options.script);
+  // The test runner's marker goes along, so that it finds what a test leaves running.
+  const marker = process.env.TANDEM_TEST_JOB;
+  const env = {
+    ...(marker && { TANDEM_TEST_JOB: marker }),
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    SHELL: '/bin/sh',
+    HOME: home,
+    TMPDIR: tmpDir,
+    CLAUDE_CONFIG_DIR: options.claudeConfigDir,
+    ANTHROPIC_BASE_URL: model.baseUrl,
+    ANTHROPIC_API_KEY: API_KEY,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    CLAUDE_CODE_SSE_PORT: String(options.ssePort),
+  };
+  const argv = [claudeCodeBinary(options.version), '--permission-mode', 'default'];
+  const shellLine = commandShellLine({ argv, env, cwd: options.cwd });
+  const pane = await TmuxPane.start({
+    dir: options.dir,
+    cwd: options.cwd,
+    shellLine,
+    env: {
+      ...(marker && { TANDEM_TEST_JOB: marker }),
+      PATH: env.PATH,
+      HOME: home,
+      TMPDIR: tmpDir,
+      TERM: 'xterm-256color',
+    },
+  });
+  return {
+    pane,
+    model,
+    stop: async () => {
+      await pane.stop();
+      await model.close();
+    },
+  };
+}
