@@ -58,7 +58,11 @@ describe('discovery files on a full disk', () => {
     const disk = join(sandbox.root, 'disk');
     if (!smallDisk(t, disk)) return sandbox.remove();
     try {
-      const folders = { tmpDir: join(disk, 'tmp'), qwenHome: join(disk, 'qwen') };
+      const folders = {
+        tmpDir: join(disk, 'tmp'),
+        qwenHome: join(disk, 'qwen'),
+        claudeConfigDir: join(disk, 'claude'),
+      };
       for (const folder of Object.values(folders)) mkdirSync(folder, { mode: 0o700 });
       const log = memoryLogger();
       const engine = await startEngine({ ...sandbox, ...folders }, new RecordingEditor(), {
@@ -67,7 +71,7 @@ describe('discovery files on a full disk', () => {
       });
       try {
         const files = [...engine.discoveryFiles];
-        assert.equal(files.length, 3);
+        assert.equal(files.length, 4);
         const before = contents(files);
 
         const filler = join(disk, 'filler');

@@ -203,12 +203,16 @@ describe('discovery folders another user can change', () => {
       const log = memoryLogger();
       const engine = await startEngine(sandbox, new RecordingEditor(), {
         log,
-        discovery: { tmpDir: sandbox.tmpDir, qwenHome: join(home, '.qwen') },
+        discovery: {
+          tmpDir: sandbox.tmpDir,
+          qwenHome: join(home, '.qwen'),
+          claudeConfigDir: join(home, '.claude'),
+        },
       });
       try {
         assert.equal(engine.discoveryFiles.length, 2, 'both files in the Gemini folder');
         assert.ok(log.lines.some((l) => /their-home, which holds .* another user/.test(l)));
-        assert.deepEqual(await readdir(home), [], 'no ~/.qwen made');
+        assert.deepEqual(await readdir(home), [], 'no ~/.qwen or ~/.claude made');
       } finally {
         await engine.stop();
       }
