@@ -152,7 +152,8 @@ export class Proposals implements EditorPort {
     this.editor.publishDiagnostics(proposal.uri, marks);
     const firstChange =
       marks.find((mark) => mark.severity === DiagnosticSeverity.Hint)?.range.start.line ?? 0;
-    const answer = this.editor.showDocument(proposal.uri, firstChange);
+    // A connection already closed throws: no editor to open it.
+    const answer = this.editor.showDocument(proposal.uri, firstChange).catch(() => false);
     const inTime = await within(answer, SHOW_DOCUMENT_TIMEOUT_MS);
     if (inTime === 'late') return this.showLate(proposal, answer);
     proposal.asked = false;
