@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -573,6 +574,34 @@ describe("tandem lsp: the editor's own spelling of URIs, the temporary folder be
 });
 
 describe('tandem lsp: the workspace', () => {
+  test('a folder removed as the editor spells it: through a link, in lower-case hex', async () => {
+    const sandbox = new Sandbox();
+    const second = path.join(sandbox.root, 'sécond');
+    mkdirSync(second);
+    const linked = path.join(sandbox.root, 'linked-workspace');
+    await symlink(sandbox.workspace, linked);
+    const editor = await startEditor(sandbox, ['utf-16']);
+    const workspacePath = () => {
+      const file = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+      if (!file) return undefined;
+      return (JSON.parse(readFileSync(file, 'utf8')) as { workspacePath: string }).workspacePath;
+    };
+    try {
+      await editor.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
+        event: {
+          added: [{ uri: CLIENT_URIS.Neovim(second), name: 'second' }],
+          removed: [{ uri: CLIENT_URIS.Neovim(linked), name: 'workspace' }],
+        },
+      });
+      await waitFor('the folders in the discovery file', () =>
+        workspacePath() === second ? true : undefined,
+      ).catch(() => assert.equal(workspacePath(), second));
+    } finally {
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+
   test('folders added and removed reach the discovery files', async () => {
     const sandbox = new Sandbox();
     const second = path.join(sandbox.root, 'second');

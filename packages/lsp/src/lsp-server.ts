@@ -24,7 +24,7 @@ import { COMMANDS, codeActionsAt } from './code-actions.js';
 import { ContextFeed } from './context-feed.js';
 import { OpenDocuments } from './documents.js';
 import { editorFrom, workspaceFrom } from './editor-identity.js';
-import { filePath } from './file-identity.js';
+import { documentKey, fileKey, filePath } from './file-identity.js';
 import { chooseEncoding } from './positions.js';
 import { Proposals } from './proposals.js';
 
@@ -170,9 +170,13 @@ export class LspServer {
     );
     connection.onNotification(DidChangeWorkspaceFoldersNotification.type, ({ event }) =>
       this.with((s) => {
-        const removed = new Set(event.removed.map((folder) => filePath(folder.uri)));
+        // A folder is removed by the folder it names, however the editor spells it.
+        const removed = new Set(event.removed.map((folder) => documentKey(folder.uri)));
         const added = event.added.flatMap((folder) => filePath(folder.uri) ?? []);
-        s.workspaceFolders = [...s.workspaceFolders.filter((f) => !removed.has(f)), ...added];
+        s.workspaceFolders = [
+          ...s.workspaceFolders.filter((folder) => !removed.has(fileKey(folder))),
+          ...added,
+        ];
         void realFolders(s.workspaceFolders)
           .then((folders) => s.engine.workspaceChanged(folders))
           .catch((error) => this.fail(error));

@@ -30,7 +30,7 @@ export function encodedUri(
 }
 
 /** How each client writes the URI of a file, from its source. */
-export const CLIENT_URIS: Record<string, (file: string) => string> = {
+export const CLIENT_URIS = {
   // node:url: `[`, `]` and `:` kept, upper-case hex.
   Node: (file) => pathToFileURL(file).href,
   // Neovim 0.10–0.12, runtime/lua/vim/uri.lua, uri_from_fname: RFC 3986's reserved and
@@ -51,4 +51,4 @@ export const CLIENT_URIS: Record<string, (file: string) => string> = {
   // LSP4IJ: Java's File.toURI().toASCIIString(): `file:/`, the path's legal characters kept
   // (`:` and `@` too), `[`, `]` and every non-ASCII byte escaped, upper-case hex.
   LSP4IJ: (file) => encodedUri('file:', file, /[A-Za-z0-9\-_.!~*'();:@&=+$,/]/, 'upper'),
-};
+} satisfies Record<string, (file: string) => string>;
