@@ -513,12 +513,15 @@ describe("tandem lsp: the editor's own spelling of URIs, the temporary folder be
           const shown = editor.shownDocuments.length;
           const diff = gemini.openDiff(target, 'proposed\n');
           await diff.opened;
-          const proposalUri = editor.uriOf(fileURLToPath(editor.shownDocuments[shown]?.uri ?? ''));
+          const shownUri = editor.shownDocuments[shown]?.uri ?? '';
+          const proposalUri = editor.uriOf(fileURLToPath(shownUri));
           assert.ok(editor.documents.has(proposalUri), `${name}: the proposal is open`);
           const marks = await waitFor(`the marks of ${name}`, () =>
             editor.diagnostics.get(proposalUri),
           );
           assert.equal(marks[0]?.code, 'tandem.pending', name);
+          // Not listed again under the URI Tandem wrote, for a client that keys them by text.
+          if (shownUri !== proposalUri) assert.deepEqual(editor.diagnostics.get(shownUri), []);
           // A request in the proposal, then in the user's file: the proposal is no file of
           // the context.
           await editor.request('textDocument/hover', {

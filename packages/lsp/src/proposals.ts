@@ -215,6 +215,9 @@ export class Proposals implements EditorPort {
   opened(uri: string): void {
     const proposal = this.byKey.get(this.documents.keyOf(uri));
     if (!proposal) return;
+    // The marks move to the editor's spelling: a client that keys them by the URI's text would
+    // list them twice (one that goes by the file sets them again just after).
+    if (uri !== proposal.uri) this.editor.publishDiagnostics(proposal.uri, []);
     proposal.editorUri = uri;
     this.editor.publishDiagnostics(uri, proposal.marks);
   }
