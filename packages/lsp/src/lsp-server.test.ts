@@ -65,35 +65,6 @@ async function startEditor(
   return editor;
 }
 
-/**
- * Runs `body` with an editor (positions in `encodings`) and a connected real Gemini CLI client
- * in `sandbox`; ends both and removes the sandbox after.
- */
-async function withGemini(
-  sandbox: Sandbox,
-  encodings: string[],
-  options: Partial<LspEditorOptions>,
-  body: (editor: LspEditor, gemini: RealClient) => Promise<void>,
-): Promise<void> {
-  const editor = await startEditor(sandbox, encodings, options);
-  const gemini = await realClientIn(sandbox, 'gemini');
-  try {
-    assert.equal((await gemini.connect()).status, 'connected');
-    await body(editor, gemini);
-  } finally {
-    await gemini.kill();
-    await editor.kill();
-    sandbox.remove();
-  }
-}
-
-/** The user's decision the client got, failing (not hanging) when none comes. */
-function outcome(diff: DiffHandle): Promise<DiffResult> {
-  let result: DiffResult | undefined;
-  void diff.result.then((settled) => (result = settled));
-  return waitFor("the client's outcome", () => result);
-}
-
 /** Resolves with how long the server took to exit; fails past `ms`. */
 async function exitsWithin(editor: LspEditor, ms: number): Promise<number | null> {
   const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms).unref());
@@ -497,6 +468,35 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     await editor.close(proposalUri);
   });
 });
+
+/**
+ * Runs `body` with an editor (positions in `encodings`) and a connected real Gemini CLI client
+ * in `sandbox`; ends both and removes the sandbox after.
+ */
+async function withGemini(
+  sandbox: Sandbox,
+  encodings: string[],
+  options: Partial<LspEditorOptions>,
+  body: (editor: LspEditor, gemini: RealClient) => Promise<void>,
+): Promise<void> {
+  const editor = await startEditor(sandbox, encodings, options);
+  const gemini = await realClientIn(sandbox, 'gemini');
+  try {
+    assert.equal((await gemini.connect()).status, 'connected');
+    await body(editor, gemini);
+  } finally {
+    await gemini.kill();
+    await editor.kill();
+    sandbox.remove();
+  }
+}
+
+/** The user's decision the client got, failing (not hanging) when none comes. */
+function outcome(diff: DiffHandle): Promise<DiffResult> {
+  let result: DiffResult | undefined;
+  void diff.result.then((settled) => (result = settled));
+  return waitFor("the client's outcome", () => result);
+}
 
 describe("tandem lsp: the editor's own spelling of URIs, the temporary folder behind a link", () => {
   for (const client of ['Neovim', 'eglot'] as const) {
