@@ -11,6 +11,7 @@ import {
   processEnvironment,
   processesWhere,
   runAdapterConformance,
+  runProposalNames,
   Sandbox,
 } from '@tandem/testkit';
 
@@ -28,6 +29,7 @@ if (tooOld) {
 } else {
   const driver = neovimLspDriver(nvim);
   runAdapterConformance(driver);
+  runProposalNames(driver, ':w');
 
   test(
     `${driver.name} starts tandem lsp with the README's environment`,

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { EditorEvents } from '@tandem/core';
 import type { Position, Range } from 'vscode-languageserver';
 import type { OpenDocuments } from './documents.js';
-import { filePath } from './editor-identity.js';
+import { filePath } from './file-identity.js';
 
 type ContextEvents = Pick<EditorEvents, 'fileOpened' | 'fileClosed' | 'cursorChanged'>;
 

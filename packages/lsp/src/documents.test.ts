@@ -43,3 +43,15 @@ test('the text of a file the editor has open, by its path', () => {
   documents.closed(uri);
   assert.equal(documents.textOfFile('/w/a.txt'), undefined);
 });
+
+test("a document by the file it names, whatever the spelling of the editor's URI", () => {
+  const documents = new OpenDocuments('utf-16');
+  const neovims = 'file:///w/caf%c3%a9%5bid%5d.txt';
+  documents.opened({
+    textDocument: { uri: neovims, languageId: 'plaintext', version: 1, text: 'x\n' },
+  });
+  assert.equal(documents.text('file:///w/caf%C3%A9[id].txt'), 'x\n');
+  assert.equal(documents.textOfFile('/w/café[id].txt'), 'x\n');
+  documents.closed('file:///w/caf%C3%A9[id].txt');
+  assert.equal(documents.text(neovims), undefined);
+});

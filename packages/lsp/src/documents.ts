@@ -5,7 +5,7 @@ import type {
   Position,
   Range,
 } from 'vscode-languageserver';
-import { filePath } from './editor-identity.js';
+import { documentKey, fileKey } from './file-identity.js';
 import { codePointsIn, convertCharacter, type PositionEncoding } from './positions.js';
 
 /** A place in a document as the engine counts it: line and character 1-based, in code points. */
@@ -15,20 +15,31 @@ export interface EnginePosition {
 }
 
 /**
- * The documents the editor has open, kept in step with its edits. Positions arrive in the
- * negotiated encoding; `TextDocument` counts UTF-16, so edits are converted before they apply.
+ * The documents the editor has open, kept in step with its edits, each by the file it names
+ * (`file-identity.ts`): an editor may spell one file's URI otherwise than Tandem does. Positions
+ * arrive in the negotiated encoding; `TextDocument` counts UTF-16, so edits are converted before
+ * they apply.
  */
 export class OpenDocuments {
   private readonly documents = new Map<string, TextDocument>();
+  /** The key of each URI the editor opened a document with, looked up at every keystroke. */
+  private readonly keys = new Map<string, string>();
 
   constructor(private readonly encoding: PositionEncoding) {}
 
+  /** The key of the document `uri` names (`documentKey`); of an open one, without a look at the disk. */
+  keyOf(uri: string): string {
+    return this.keys.get(uri) ?? documentKey(uri);
+  }
+
   opened({ textDocument: { uri, languageId, version, text } }: DidOpenTextDocumentParams): void {
-    this.documents.set(uri, TextDocument.create(uri, languageId, version, text));
+    const key = documentKey(uri);
+    this.keys.set(uri, key);
+    this.documents.set(key, TextDocument.create(uri, languageId, version, text));
   }
 
   changed({ textDocument: { uri, version }, contentChanges }: DidChangeTextDocumentParams): void {
-    const document = this.documents.get(uri);
+    const document = this.get(uri);
     if (!document) return;
     // Each change applies to the text the previous one left.
     for (const change of contentChanges) {
@@ -39,24 +50,23 @@ export class OpenDocuments {
   }
 
   closed(uri: string): void {
-    this.documents.delete(uri);
+    const key = this.keyOf(uri);
+    this.documents.delete(key);
+    for (const [spelling, named] of this.keys) if (named === key) this.keys.delete(spelling);
   }
 
   text(uri: string): string | undefined {
-    return this.documents.get(uri)?.getText();
+    return this.get(uri)?.getText();
   }
 
   /** The text of the open document of the file `path`, if the editor has it open. */
   textOfFile(path: string): string | undefined {
-    for (const [uri, document] of this.documents) {
-      if (filePath(uri) === path) return document.getText();
-    }
-    return undefined;
+    return this.documents.get(fileKey(path))?.getText();
   }
 
   /** The text of `line` (0-based) without its line break; `''` past the end. */
   line(uri: string, line: number): string {
-    const document = this.documents.get(uri);
+    const document = this.get(uri);
     if (!document || line >= document.lineCount) return '';
     const text = document.getText({
       start: { line, character: 0 },
@@ -73,10 +83,14 @@ export class OpenDocuments {
 
   /** The text `range` covers; `undefined` for an empty range or a document not open. */
   textIn(uri: string, range: Range): string | undefined {
-    const document = this.documents.get(uri);
+    const document = this.get(uri);
     if (!document) return undefined;
     const text = document.getText(this.toUtf16(document, range));
     return text === '' ? undefined : text;
+  }
+
+  private get(uri: string): TextDocument | undefined {
+    return this.documents.get(this.keyOf(uri));
   }
 
   private toUtf16(document: TextDocument, range: Range): Range {

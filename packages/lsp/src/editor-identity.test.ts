@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { editorFrom, filePath, workspaceFrom } from './editor-identity.js';
+import { editorFrom, workspaceFrom } from './editor-identity.js';
 
 const alive = () => true;
 
@@ -52,5 +52,4 @@ test('the workspace: every folder, else rootUri, else rootPath, else the cwd', (
   assert.deepEqual(workspaceFrom({ rootUri: uri('/root') }, '/cwd'), ['/root']);
   assert.deepEqual(workspaceFrom({ rootUri: null, rootPath: '/old' }, '/cwd'), ['/old']);
   assert.deepEqual(workspaceFrom({ rootUri: null }, '/cwd'), ['/cwd']);
-  assert.equal(filePath('https://example.com/x'), undefined);
 });

@@ -1,6 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import type { EditorInfo } from '@tandem/core';
 import type { InitializeParams } from 'vscode-languageserver';
+import { filePath } from './file-identity.js';
 
 /**
  * Editors by the `clientInfo.name` their LSP client sends (matched without case, by part), as
@@ -77,13 +77,4 @@ export function workspaceFrom(
   });
   if (folders.length > 0) return folders;
   return [params.rootPath || cwd];
-}
-
-/** The path of a `file:` URI; `undefined` for any other URI. */
-export function filePath(uri: string): string | undefined {
-  try {
-    return uri.startsWith('file:') ? fileURLToPath(uri) : undefined;
-  } catch {
-    return undefined;
-  }
 }

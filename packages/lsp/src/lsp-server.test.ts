@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   callMcpTool,
+  CLIENT_URIS,
   LspEditor,
   openMcpSession,
   realClientIn,
@@ -19,7 +21,10 @@ import {
   waitFor,
   type IdeContext,
   type IdeFile,
+  type DiffHandle,
+  type DiffResult,
   type LspEditorOptions,
+  type ShowDocumentBehaviour,
   type RealClient,
 } from '@tandem/testkit';
 
@@ -409,17 +414,25 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     await editOnPageAcceptOnFile('untold-answered-here.txt');
   });
 
-  test('a proposal the editor tells Tandem of only later gets its marks again, and a save accepts', async () => {
-    // As eglot does, made to manage a file outside its project: it keeps the diagnostics of a
-    // document it has not opened for its list alone, and opens it once shown.
-    editor.showDocumentBehaviour = 'opens-untold';
+  /**
+   * Gemini proposes `b` for `name` (`a` on disk), the editor answering `window/showDocument`
+   * with `behaviour` and picking no action; resolves with the diff and the URI it was shown.
+   */
+  async function proposeShown(behaviour: ShowDocumentBehaviour, name: string) {
+    editor.showDocumentBehaviour = behaviour;
     editor.pickAction = () => undefined;
-    const target = path.join(sandbox.workspace, 'told-later.txt');
+    const target = path.join(sandbox.workspace, name);
     writeFileSync(target, 'a\n');
     const shown = editor.shownDocuments.length;
     const diff = gemini.openDiff(target, 'b\n');
     await diff.opened;
-    const proposalUri = editor.shownDocuments[shown]?.uri ?? '';
+    return { diff, shownUri: editor.shownDocuments[shown]?.uri ?? '' };
+  }
+
+  test('a proposal the editor tells Tandem of only later gets its marks again, and a save accepts', async () => {
+    // As eglot does, made to manage a file outside its project: it keeps the diagnostics of a
+    // document it has not opened for its list alone, and opens it once shown.
+    const { diff, shownUri: proposalUri } = await proposeShown('opens-untold', 'told-later.txt');
     await waitFor('the first marks', () => editor.diagnostics.get(proposalUri));
     editor.diagnostics.delete(proposalUri);
     await editor.open(fileURLToPath(proposalUri));
@@ -441,9 +454,162 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
     assert.deepEqual(await diff.result, { status: 'rejected' });
     assert.ok(editor.messages.some((message) => message.includes('rejected-on-page.txt')));
   });
+
+  test('showDocument answered after the diff went to the review page: the editor opens the proposal, whose save accepts', async () => {
+    const { diff, shownUri } = await proposeShown('later', 'answered-late.txt');
+    await waitFor('the review page offered', () =>
+      editor.messages.find((message) => message.includes('answered-late.txt')),
+    );
+    await editor.answerShowDocument();
+    const proposalUri = editor.uriOf(fileURLToPath(shownUri));
+    assert.equal(
+      editor.documents.get(proposalUri)?.text,
+      'b\n',
+      'the proposal file is still there',
+    );
+    await editor.edit(proposalUri, 'b, edited\n');
+    await editor.save(proposalUri);
+    assert.deepEqual(await outcome(diff), { status: 'accepted', content: 'b, edited\n' });
+    await editor.close(proposalUri);
+  });
+});
+
+/**
+ * Runs `body` with an editor (positions in `encodings`) and a connected real Gemini CLI client
+ * in `sandbox`; ends both and removes the sandbox after.
+ */
+async function withGemini(
+  sandbox: Sandbox,
+  encodings: string[],
+  options: Partial<LspEditorOptions>,
+  body: (editor: LspEditor, gemini: RealClient) => Promise<void>,
+): Promise<void> {
+  const editor = await startEditor(sandbox, encodings, options);
+  const gemini = await realClientIn(sandbox, 'gemini');
+  try {
+    assert.equal((await gemini.connect()).status, 'connected');
+    await body(editor, gemini);
+  } finally {
+    await gemini.kill();
+    await editor.kill();
+    sandbox.remove();
+  }
+}
+
+/** The user's decision the client got, failing (not hanging) when none comes. */
+function outcome(diff: DiffHandle): Promise<DiffResult> {
+  let result: DiffResult | undefined;
+  void diff.result.then((settled) => (result = settled));
+  return waitFor("the client's outcome", () => result);
+}
+
+describe("tandem lsp: the editor's own spelling of URIs, the temporary folder behind a link", () => {
+  for (const client of ['Neovim', 'eglot'] as const) {
+    test(`${client}'s URIs: each proposal is one, and its edited save reaches the CLI`, async () => {
+      const sandbox = new Sandbox('tandem-test-', { tmpDirThroughLink: true });
+      const options = { uriOf: CLIENT_URIS[client] };
+      await withGemini(sandbox, ['utf-32'], options, async (editor, gemini) => {
+        const mine = path.join(sandbox.workspace, 'mine.txt');
+        writeFileSync(mine, 'my own text\n');
+        const mineUri = await editor.open(mine);
+        for (const [n, name] of ['café.txt', '[id].js', 'a:b.txt'].entries()) {
+          const target = path.join(sandbox.workspace, name);
+          writeFileSync(target, 'old\n');
+          const shown = editor.shownDocuments.length;
+          const diff = gemini.openDiff(target, 'proposed\n');
+          await diff.opened;
+          const shownUri = editor.shownDocuments[shown]?.uri ?? '';
+          const proposalUri = editor.uriOf(fileURLToPath(shownUri));
+          assert.ok(editor.documents.has(proposalUri), `${name}: the proposal is open`);
+          const marks = await waitFor(`the marks of ${name}`, () =>
+            editor.diagnostics.get(proposalUri),
+          );
+          assert.equal(marks[0]?.code, 'tandem.pending', name);
+          // Not listed again under the URI Tandem wrote, for a client that keys them by text.
+          if (shownUri !== proposalUri) assert.deepEqual(editor.diagnostics.get(shownUri), []);
+          // A request in the proposal, then in the user's file: the proposal is no file of
+          // the context.
+          await editor.request('textDocument/hover', {
+            textDocument: { uri: proposalUri },
+            position: { line: 0, character: 0 },
+          });
+          await editor.request('textDocument/hover', {
+            textDocument: { uri: mineUri },
+            position: { line: 0, character: n + 1 },
+          });
+          const context = await gemini.waitForContext(
+            (c) => activeFile(c)?.cursor?.character === n + 2,
+          );
+          assert.deepEqual(
+            (context?.workspaceState?.openFiles ?? []).map((file) => file.path),
+            [mine],
+            name,
+          );
+          await editor.edit(proposalUri, 'proposed, edited\n');
+          await editor.save(proposalUri);
+          assert.deepEqual(
+            await outcome(diff),
+            { status: 'accepted', content: 'proposed, edited\n' },
+            name,
+          );
+          await editor.close(proposalUri);
+        }
+      });
+    });
+  }
+
+  test('a proposal that cannot be written (the file size limit) leaves nothing behind, and the next one shows', async () => {
+    const sandbox = new Sandbox();
+    const limit = 64 * 1024;
+    const options = { runUnder: ['prlimit', `--fsize=${limit}`, '--'] };
+    await withGemini(sandbox, ['utf-16'], options, async (editor, gemini) => {
+      const target = path.join(sandbox.workspace, 'large.txt');
+      writeFileSync(target, 'small\n');
+      const large = gemini.openDiff(target, 'x'.repeat(4 * limit));
+      await assert.rejects(large.opened);
+      const [folder] = proposalFolders(sandbox);
+      assert.ok(folder, 'the folder of the proposals');
+      assert.deepEqual(readdirSync(path.join(sandbox.tmpDir, folder)), []);
+      const shown = editor.shownDocuments.length;
+      const small = gemini.openDiff(target, 'fits\n');
+      await small.opened;
+      const proposalUri = editor.shownDocuments[shown]?.uri ?? '';
+      assert.equal(readFileSync(new URL(proposalUri), 'utf8'), 'fits\n');
+      await editor.close(proposalUri);
+      assert.deepEqual(await outcome(small), { status: 'rejected' });
+    });
+  });
 });
 
 describe('tandem lsp: the workspace', () => {
+  test('a folder removed as the editor spells it: through a link, in lower-case hex', async () => {
+    const sandbox = new Sandbox();
+    const second = path.join(sandbox.root, 'sécond');
+    mkdirSync(second);
+    const linked = path.join(sandbox.root, 'linked-workspace');
+    await symlink(sandbox.workspace, linked);
+    const editor = await startEditor(sandbox, ['utf-16']);
+    const workspacePath = () => {
+      const file = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+      if (!file) return undefined;
+      return (JSON.parse(readFileSync(file, 'utf8')) as { workspacePath: string }).workspacePath;
+    };
+    try {
+      await editor.connection.sendNotification('workspace/didChangeWorkspaceFolders', {
+        event: {
+          added: [{ uri: CLIENT_URIS.Neovim(second), name: 'second' }],
+          removed: [{ uri: CLIENT_URIS.Neovim(linked), name: 'workspace' }],
+        },
+      });
+      await waitFor('the folders in the discovery file', () =>
+        workspacePath() === second ? true : undefined,
+      ).catch(() => assert.equal(workspacePath(), second));
+    } finally {
+      await editor.kill();
+      sandbox.remove();
+    }
+  });
+
   test('folders added and removed reach the discovery files', async () => {
     const sandbox = new Sandbox();
     const second = path.join(sandbox.root, 'second');

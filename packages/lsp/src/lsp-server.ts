@@ -31,7 +31,8 @@ import {
 import { COMMANDS, codeActionsAt } from './code-actions.js';
 import { ContextFeed } from './context-feed.js';
 import { OpenDocuments } from './documents.js';
-import { editorFrom, workspaceFrom, filePath } from './editor-identity.js';
+import { editorFrom, workspaceFrom } from './editor-identity.js';
+import { documentKey, fileKey, filePath } from './file-identity.js';
 import { chooseEncoding } from './positions.js';
 import { Proposals } from './proposals.js';
 import { WarningMessages } from './warning-messages.js';
@@ -43,11 +44,6 @@ const EDITOR_WATCH_MS = 500;
  * waits on: with the look for the editor's process, the server ends within 1.5 s (docs/lsp.md).
  */
 export const STOP_WITHIN_MS = 1000;
-/**
- * How long an editor may take to open a proposal. Some never answer a request they do not
- * know (Zed logs it): past this, the diff goes to the review page.
- */
-const SHOW_DOCUMENT_TIMEOUT_MS = 1500;
 
 /** What lives from `initialize` to the stop. */
 interface Session {
@@ -193,9 +189,13 @@ export class LspServer {
     );
     connection.onNotification(DidChangeWorkspaceFoldersNotification.type, ({ event }) =>
       this.with((s) => {
-        const removed = new Set(event.removed.map((folder) => filePath(folder.uri)));
+        // A folder is removed by the folder it names, however the editor spells it.
+        const removed = new Set(event.removed.map((folder) => documentKey(folder.uri)));
         const added = event.added.flatMap((folder) => filePath(folder.uri) ?? []);
-        s.workspaceFolders = [...s.workspaceFolders.filter((f) => !removed.has(f)), ...added];
+        s.workspaceFolders = [
+          ...s.workspaceFolders.filter((folder) => !removed.has(fileKey(folder))),
+          ...added,
+        ];
         void realFolders(s.workspaceFolders)
           .then((folders) => s.engine.workspaceChanged(folders))
           .catch((error) => this.fail(error));
@@ -211,7 +211,8 @@ export class LspServer {
     this.starting = (async () => {
       const workspaceFolders = await realFolders(workspaceFrom(params, process.cwd()));
       const documents = new OpenDocuments(encoding);
-      const folder = await mkdtemp(path.join(tmpdir(), 'tandem-lsp-'));
+      // By its real path: the editors that name files so (eglot) see the very path shown.
+      const folder = await realpath(await mkdtemp(path.join(tmpdir(), 'tandem-lsp-')));
       // The companion and the review page draw on one budget of descriptors: idle sockets on
       // the page's port, which anyone may open, must not lock the CLIs out.
       const connections = new ConnectionCap();
@@ -298,14 +299,7 @@ export class LspServer {
     return {
       showDocument: async (uri: string, line: number) => {
         const start = { line, character: 0 };
-        let timer: NodeJS.Timeout | undefined;
-        const unanswered = new Promise<false>((resolve) => {
-          timer = setTimeout(() => {
-            this.log.warn(`no answer to window/showDocument within ${SHOW_DOCUMENT_TIMEOUT_MS} ms`);
-            resolve(false);
-          }, SHOW_DOCUMENT_TIMEOUT_MS);
-        });
-        const shown = connection.window
+        return connection.window
           .showDocument({ uri, takeFocus: true, selection: { start, end: start } })
           .then(
             (result) => result.success,
@@ -314,11 +308,6 @@ export class LspServer {
               return false;
             },
           );
-        try {
-          return await Promise.race([shown, unanswered]);
-        } finally {
-          clearTimeout(timer);
-        }
       },
       publishDiagnostics: (
         uri: string,

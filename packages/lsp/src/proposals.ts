@@ -14,14 +14,17 @@ import type {
 import type { DiffAnswers } from '@tandem/serve';
 import { DiagnosticSeverity, MessageType, type Diagnostic } from 'vscode-languageserver';
 import type { OpenDocuments } from './documents.js';
-import { filePath } from './editor-identity.js';
+import { fileKey, filePath } from './file-identity.js';
 import { answeredMark, pendingMarks } from './proposal-marks.js';
 import type { PositionEncoding } from './positions.js';
 import { ReviewFallback, type PageAnnouncer, type PageSettings } from './review-fallback.js';
 
 /** What the proposals ask of the editor, through its LSP client. */
 export interface ProposalEditor extends PageAnnouncer {
-  /** Opens `uri` with the focus; false when the editor cannot (an error or `success: false`). */
+  /**
+   * Asks the editor to open `uri` with the focus; resolves with its answer, whenever it comes:
+   * false when it cannot (an error or `success: false`).
+   */
   showDocument(uri: string, line: number): Promise<boolean>;
   publishDiagnostics(uri: string, diagnostics: Diagnostic[]): void;
   showMessage(type: MessageType, message: string): void;
@@ -35,6 +38,11 @@ export interface ProposalEditor extends PageAnnouncer {
  * by saving: past this, the review page is offered too.
  */
 const OPEN_NOTICE_MS = 2000;
+/**
+ * How long an editor may take to answer `window/showDocument`. Some never answer a request they
+ * do not know (Zed logs it): past this, the diff goes to the review page.
+ */
+const SHOW_DOCUMENT_TIMEOUT_MS = 1500;
 
 /** A pending diff, as the code actions name it. */
 export interface PendingDiff {
@@ -44,10 +52,19 @@ export interface PendingDiff {
 
 interface Proposal {
   diff: DiffRequest;
+  /** The proposal file's URI as Tandem wrote it, and the file's key (`file-identity.ts`). */
   uri: string;
+  key: string;
+  /** The URI the editor opened it with, in its own spelling: where its marks go from then on. */
+  editorUri?: string;
   /** The private folder holding the proposal file, removed with it. */
   folder: string;
   pending: boolean;
+  /**
+   * The editor has not answered `window/showDocument` yet: it may still open the file, which
+   * stays until it has answered.
+   */
+  asked: boolean;
   /** The marks published last, published again when the editor opens the proposal. */
   marks: Diagnostic[];
 }
@@ -60,7 +77,10 @@ interface Proposal {
  */
 export class Proposals implements EditorPort {
   private readonly byId = new Map<string, Proposal>();
-  private readonly byUri = new Map<string, Proposal>();
+  /** The proposals by the key of their file, whatever the spelling of the editor's URIs. */
+  private readonly byKey = new Map<string, Proposal>();
+  /** The key of the folder of the proposal files. */
+  private readonly folderKey: string;
   /** The diffs on the review page alone (the editor could not show them). */
   private readonly pageOnly = new Map<string, DiffRequest>();
   private readonly page: ReviewFallback;
@@ -77,6 +97,7 @@ export class Proposals implements EditorPort {
     page: PageSettings,
     private readonly log: Logger,
   ) {
+    this.folderKey = fileKey(folder);
     this.page = new ReviewFallback(
       page,
       editor,
@@ -92,7 +113,8 @@ export class Proposals implements EditorPort {
   }
 
   isProposal(uri: string): boolean {
-    return this.byUri.has(uri) || this.isInFolder(uri);
+    const key = this.documents.keyOf(uri);
+    return this.byKey.has(key) || key.startsWith(this.folderKey + path.sep);
   }
 
   /**
@@ -101,13 +123,14 @@ export class Proposals implements EditorPort {
    * or showed them without telling Tandem (so that it cannot answer them by saving).
    */
   pendingAt(uri: string): PendingDiff[] {
-    const proposal = this.byUri.get(uri);
+    const key = this.documents.keyOf(uri);
+    const proposal = this.byKey.get(key);
     const diffs = proposal
       ? proposal.pending
         ? [proposal.diff]
         : []
       : [...this.pageOnly.values(), ...this.untoldOnPage()].filter(
-          (diff) => diff.filePath === filePath(uri),
+          (diff) => fileKey(diff.filePath) === key,
         );
     return diffs.map((diff) => ({ id: diff.id, client: diff.client.name }));
   }
@@ -116,16 +139,28 @@ export class Proposals implements EditorPort {
     if (this.byId.has(diff.id)) throw new Error(`Diff ${diff.id} is already open`);
     const folder = await mkdtemp(path.join(this.folder, 'diff-'));
     const file = path.join(folder, path.basename(diff.filePath));
-    await writeFile(file, diff.newContent, { flag: 'wx', mode: 0o600 });
+    try {
+      await writeFile(file, diff.newContent, { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      // What a full disk let through must not stay to fail the next proposals too.
+      await rm(folder, { recursive: true, force: true });
+      throw error;
+    }
     const marks = pendingMarks(diff, this.encoding, this.unsavedInEditor(diff));
     const uri = pathToFileURL(file).href;
-    const proposal: Proposal = { diff, uri, folder, pending: true, marks };
+    const key = fileKey(file);
+    const proposal: Proposal = { diff, uri, key, folder, pending: true, asked: true, marks };
     this.byId.set(diff.id, proposal);
-    this.byUri.set(proposal.uri, proposal);
+    this.byKey.set(key, proposal);
     this.editor.publishDiagnostics(proposal.uri, marks);
     const firstChange =
       marks.find((mark) => mark.severity === DiagnosticSeverity.Hint)?.range.start.line ?? 0;
-    if (await this.editor.showDocument(proposal.uri, firstChange)) {
+    // A connection already closed throws: no editor to open it.
+    const answer = this.editor.showDocument(proposal.uri, firstChange).catch(() => false);
+    const inTime = await within(answer, SHOW_DOCUMENT_TIMEOUT_MS);
+    if (inTime === 'late') return this.showLate(proposal, answer);
+    proposal.asked = false;
+    if (inTime) {
       this.expectOpenNotice(proposal);
       return;
     }
@@ -147,22 +182,26 @@ export class Proposals implements EditorPort {
     if (this.pageOnly.delete(id)) return this.page.close(id);
     const proposal = this.byId.get(id);
     if (!proposal) throw new Error(`Diff ${id} is not open`);
+    // On the page as the editor has not said it opened it: edited there, if anywhere.
+    const text = this.isUntoldOnPage(proposal)
+      ? await this.page.close(id)
+      : (this.textOf(proposal) ?? proposal.diff.newContent);
     this.page.withdraw(id);
-    const text = this.documents.text(proposal.uri) ?? proposal.diff.newContent;
     proposal.pending = false;
-    if (this.documents.text(proposal.uri) === undefined) await this.forget(proposal);
+    // An editor yet to answer may still open it: its answer decides (`answeredLate`).
+    if (this.textOf(proposal) === undefined && !proposal.asked) await this.forget(proposal);
     return text;
   }
 
   /**
    * What the engine says of a diff the CLI closed. LSP cannot close a document: the proposal
    * says it, until the user closes it (the edits it keeps are in that document). A diff shown
-   * on the review page alone is told there.
+   * on the review page is told there too (a page that no longer shows it ignores it).
    */
   diffClosed(id: string, notice: DiffClosedNotice): void {
     const proposal = this.byId.get(id);
     if (proposal) this.mark(proposal, answeredMark(notice.message));
-    else this.page.closed(id, notice);
+    this.page.closed(id, notice);
   }
 
   diffOutcome(id: string, outcome: DiffOutcomeNotice): void {
@@ -181,13 +220,18 @@ export class Proposals implements EditorPort {
    * diagnostics of a document it has not opened (eglot keeps them for its list alone).
    */
   opened(uri: string): void {
-    const proposal = this.byUri.get(uri);
-    if (proposal) this.editor.publishDiagnostics(uri, proposal.marks);
+    const proposal = this.byKey.get(this.documents.keyOf(uri));
+    if (!proposal) return;
+    // The marks move to the editor's spelling: a client that keys them by the URI's text would
+    // list them twice (one that goes by the file sets them again just after).
+    if (uri !== proposal.uri) this.editor.publishDiagnostics(proposal.uri, []);
+    proposal.editorUri = uri;
+    this.editor.publishDiagnostics(uri, proposal.marks);
   }
 
   /** The editor saved `uri`: a pending proposal is accepted with the saved text. */
   async saved(uri: string, text: string | undefined): Promise<void> {
-    const proposal = this.byUri.get(uri);
+    const proposal = this.byKey.get(this.documents.keyOf(uri));
     if (!proposal?.pending) return;
     this.accept(
       proposal,
@@ -197,7 +241,7 @@ export class Proposals implements EditorPort {
 
   /** The editor closed `uri`: a pending proposal closed unsaved is rejected. */
   async closed(uri: string): Promise<void> {
-    const proposal = this.byUri.get(uri);
+    const proposal = this.byKey.get(this.documents.keyOf(uri));
     if (!proposal) return;
     if (proposal.pending) this.reject(proposal);
     await this.forget(proposal);
@@ -212,7 +256,7 @@ export class Proposals implements EditorPort {
     if (this.pageOnly.has(id) || (proposal && this.isUntoldOnPage(proposal)))
       return this.page.accept(id);
     if (!proposal?.pending) return notPending(id);
-    return this.accept(proposal, this.documents.text(proposal.uri) ?? proposal.diff.newContent);
+    return this.accept(proposal, this.textOf(proposal) ?? proposal.diff.newContent);
   }
 
   /** Rejects the diff `id` (the Reject action). */
@@ -230,7 +274,7 @@ export class Proposals implements EditorPort {
   async openOnPage(id: string): Promise<string> {
     const proposal = this.byId.get(id);
     if (proposal?.pending && !this.page.has(id)) {
-      const text = this.documents.text(proposal.uri) ?? proposal.diff.newContent;
+      const text = this.textOf(proposal) ?? proposal.diff.newContent;
       await this.page.show({ ...proposal.diff, newContent: text }, false);
     }
     return this.page.url();
@@ -254,7 +298,7 @@ export class Proposals implements EditorPort {
   async dispose(): Promise<void> {
     for (const timer of this.openNotices) clearTimeout(timer);
     this.byId.clear();
-    this.byUri.clear();
+    this.byKey.clear();
     this.pageOnly.clear();
     await this.page.dispose();
     await rm(this.folder, { recursive: true, force: true });
@@ -291,7 +335,7 @@ export class Proposals implements EditorPort {
     const timer = setTimeout(() => {
       this.openNotices.delete(timer);
       const { diff } = proposal;
-      if (!proposal.pending || this.documents.text(proposal.uri) !== undefined) return;
+      if (!proposal.pending || this.textOf(proposal) !== undefined) return;
       if (this.page.has(diff.id)) return;
       this.log.warn(
         `the editor did not tell Tandem it opened the proposal of ${diff.filePath}: ` +
@@ -314,7 +358,7 @@ export class Proposals implements EditorPort {
   private settle(proposal: Proposal, message: string): void {
     proposal.pending = false;
     this.page.withdraw(proposal.diff.id);
-    if (this.byUri.has(proposal.uri)) this.mark(proposal, answeredMark(message));
+    if (this.byKey.has(proposal.key)) this.mark(proposal, answeredMark(message));
   }
 
   /** The proposals the editor shows without telling Tandem, offered on the review page. */
@@ -327,32 +371,73 @@ export class Proposals implements EditorPort {
   /** A pending proposal the editor never told Tandem of, on the page (where it is edited). */
   private isUntoldOnPage(proposal: Proposal): boolean {
     return (
-      proposal.pending &&
-      this.page.has(proposal.diff.id) &&
-      this.documents.text(proposal.uri) === undefined
+      proposal.pending && this.page.has(proposal.diff.id) && this.textOf(proposal) === undefined
     );
   }
 
   private mark(proposal: Proposal, marks: Diagnostic[]): void {
     proposal.marks = marks;
-    this.editor.publishDiagnostics(proposal.uri, marks);
+    this.editor.publishDiagnostics(proposal.editorUri ?? proposal.uri, marks);
   }
 
   private async forget(proposal: Proposal): Promise<void> {
     this.byId.delete(proposal.diff.id);
-    this.byUri.delete(proposal.uri);
-    this.editor.publishDiagnostics(proposal.uri, []);
+    this.byKey.delete(proposal.key);
+    for (const uri of new Set([proposal.uri, proposal.editorUri ?? proposal.uri])) {
+      this.editor.publishDiagnostics(uri, []);
+    }
     await rm(proposal.folder, { recursive: true, force: true });
+  }
+
+  /** The text of the proposal in the editor, if it has it open. */
+  private textOf(proposal: Proposal): string | undefined {
+    return this.documents.text(proposal.editorUri ?? proposal.uri);
+  }
+
+  /**
+   * No answer to `window/showDocument` in time: the review page shows the diff (as for an
+   * editor that opens it without telling Tandem), and the file stays for the editor until it
+   * answers, which may open it yet.
+   */
+  private async showLate(proposal: Proposal, answer: Promise<boolean>): Promise<void> {
+    const { diff } = proposal;
+    this.log.warn(
+      `no answer to window/showDocument within ${SHOW_DOCUMENT_TIMEOUT_MS} ms: ` +
+        `the proposal of ${diff.filePath} is on the review page`,
+    );
+    answer
+      .then((shown) => this.answeredLate(proposal, shown))
+      .catch((error) => this.log.error(describe(error)));
+    try {
+      await this.page.show(diff, true);
+    } catch (error) {
+      proposal.pending = false;
+      if (!proposal.asked) await this.forget(proposal);
+      throw new Error(
+        `the editor did not open the proposal, nor the review page: ${describe(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  /**
+   * The editor answered `window/showDocument` after the diff went to the review page. Opened,
+   * the proposal is answered there as any other (its marks say if it already was); refused,
+   * nothing can open its file any more, and the page alone keeps the diff.
+   */
+  private async answeredLate(proposal: Proposal, shown: boolean): Promise<void> {
+    proposal.asked = false;
+    if (shown || this.textOf(proposal) !== undefined) return;
+    if (!this.byId.has(proposal.diff.id)) return;
+    if (proposal.pending) this.pageOnly.set(proposal.diff.id, proposal.diff);
+    await this.forget(proposal);
   }
 
   private unsavedInEditor(diff: DiffRequest): boolean {
     const text = this.documents.textOfFile(diff.filePath);
     return text !== undefined && text !== (diff.oldContent ?? '');
-  }
-
-  private isInFolder(uri: string): boolean {
-    const file = filePath(uri);
-    return file !== undefined && file.startsWith(this.folder + path.sep);
   }
 
   private fileName(proposal: Proposal): string {
@@ -362,6 +447,17 @@ export class Proposals implements EditorPort {
   private engine(): DiffAnswers {
     if (!this.answers) throw new Error('the proposals have no engine to answer to');
     return this.answers;
+  }
+}
+
+/** `promise`'s value if it settles within `ms`, else `'late'`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

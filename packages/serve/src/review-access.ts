@@ -42,7 +42,8 @@ export class ReviewAccess {
     if (host && this.hosts.has(host)) return undefined;
     return {
       status: 403,
-      message: 'This address is not allowed. Open the URL that tandem serve printed.',
+      message:
+        'This address is not allowed. Open the URL that tandem serve printed or tandem lsp showed.',
     };
   }
 

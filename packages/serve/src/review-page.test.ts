@@ -488,6 +488,11 @@ describe('review page in Chromium', { skip: missing }, () => {
         await again.goto(openedUrl);
         await again.locator('.connection[data-state="signed-out"]').waitFor();
         assert.equal(await again.locator('.review').count(), 0);
+        // Where a new URL comes from, for tandem serve and for tandem lsp, which serves it too.
+        assert.match(
+          (await again.locator('.connection').getAttribute('title')) ?? '',
+          /tandem serve prints .*tandem lsp shows/,
+        );
         // The URL printed for another browser opens the page there, once.
         const next = await browser.newPage();
         try {

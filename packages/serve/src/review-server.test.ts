@@ -122,7 +122,8 @@ describe('ReviewServer', () => {
       const reply = await send(server.port, path);
       assert.equal(reply.status, 401, path);
       assert.doesNotMatch(reply.body, /print\(/, path);
-      assert.match(JSON.parse(reply.body).error, /Open the review page with a URL/);
+      // The page is tandem lsp's too: the message names where each gives its URL.
+      assert.match(JSON.parse(reply.body).error, /tandem serve prints .*tandem lsp shows/);
     }
     const page = await send(server.port, '/');
     assert.equal(page.status, 200);
@@ -222,6 +223,7 @@ describe('ReviewServer', () => {
     for (const host of [`evil.example:${server.port}`, `127.0.0.1:1`, 'localhost']) {
       const reply = await send(server.port, '/api/state', { headers: { ...auth, host } });
       assert.equal(reply.status, 403, host);
+      assert.match(reply.body, /tandem serve printed or tandem lsp showed/, host);
     }
     for (const host of [`localhost:${server.port}`, `[::1]:${server.port}`]) {
       const reply = await send(server.port, '/api/state', { headers: { ...auth, host } });

@@ -286,7 +286,8 @@ function header(request: IncomingMessage, name: string): string | undefined {
 function unauthorized(): RequestError {
   return new RequestError(
     401,
-    'Open the review page with a URL that tandem serve printed in its terminal: each opens one page.',
+    'Open the review page with a new URL from Tandem (tandem serve prints one in its terminal, ' +
+      'tandem lsp shows one in your editor): each opens one page.',
   );
 }
 

@@ -24,6 +24,7 @@ export {
 export { RecordingEditor, memoryLogger } from './recording-editor.js';
 export * from './claude-wire.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
+export * from './lsp/client-uris.js';
 export * from './lsp/lsp-editor.js';
 export * from './lsp/replay-driver.js';
 export { ReviewPage, type PageReview } from './review-page-api.js';
@@ -68,6 +69,7 @@ export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
 export * from './conformance/cli-scenarios.js';
 export * from './conformance/hostile-paths.js';
+export * from './conformance/proposal-names.js';
 export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
 export { processEnvironment, processesWhere } from './process-environment.js';
 export { shellQuote } from '@tandem/command';

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -17,6 +17,14 @@ const INHERITED_REMOVED = [
 const REMOVE_TRIES = 50;
 const REMOVE_RETRY_MS = 100;
 
+export interface SandboxOptions {
+  /**
+   * TMPDIR is a link to the folder it names, as macOS's temporary folder is reached
+   * (`/var` → `/private/var`): programs that name files by their real path name another.
+   */
+  tmpDirThroughLink?: boolean;
+}
+
 /**
  * The private folders of one test: a workspace, a TMPDIR (where Gemini CLI looks for discovery
  * files), a QWEN_HOME, a CLAUDE_CONFIG_DIR and a HOME. Every editor, sidecar and CLI of the test writes only here.
@@ -30,16 +38,18 @@ export class Sandbox {
   readonly claudeConfigDir: string;
   readonly home: string;
 
-  constructor(prefix = 'tandem-test-') {
+  constructor(prefix = 'tandem-test-', options: SandboxOptions = {}) {
     this.root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
     this.workspace = path.join(this.root, 'workspace');
     this.tmpDir = path.join(this.root, 'tmp');
     this.qwenHome = path.join(this.root, 'qwen');
     this.claudeConfigDir = path.join(this.root, 'claude');
     this.home = path.join(this.root, 'home');
-    for (const dir of [this.workspace, this.tmpDir, this.qwenHome, this.home]) {
+    const realTmpDir = options.tmpDirThroughLink ? path.join(this.root, 'real-tmp') : this.tmpDir;
+    for (const dir of [this.workspace, realTmpDir, this.qwenHome, this.home]) {
       mkdirSync(dir, { recursive: true });
     }
+    if (options.tmpDirThroughLink) symlinkSync(realTmpDir, this.tmpDir);
   }
 
   /**

@@ -153,9 +153,10 @@ export class ReviewApp {
     this.connection.dataset.state = state;
     this.connection.title =
       state === 'signed-out'
-        ? 'Open the newest URL that tandem serve printed in its terminal: each opens one page.'
+        ? 'Open a new URL from Tandem (tandem serve prints one in its terminal, tandem lsp ' +
+          'shows one in your editor): each opens one page.'
         : state === 'reconnecting'
-          ? 'Is tandem serve still running?'
+          ? 'Is tandem serve (or tandem lsp) still running?'
           : '';
   }
 

@@ -16,7 +16,7 @@ import {
   type IdeFile,
   type RealClient,
 } from '../real-clients/real-client.js';
-import { Sandbox } from '../sandbox.js';
+import { Sandbox, type SandboxOptions } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import type { AdapterDriver, EditorUnderTest, ShownDiff } from './adapter-driver.js';
 
@@ -41,17 +41,25 @@ const KEPT_SELECTION = 16_384;
 const TRUNCATION_MARK = '... [TRUNCATED]';
 
 /** A running editor in its sandbox, with real clients connected to it. */
-interface Scene {
+export interface Scene {
   sandbox: Sandbox;
   editor: EditorUnderTest;
   clients: Map<ClientKind, RealClient>;
 }
 
-/** Starts the editor and `kinds` of real clients before the cases of a block; ends them after. */
-function sceneWith(driver: AdapterDriver, kinds: ClientKind[], prepare?: (s: Sandbox) => void) {
+/**
+ * Starts the editor and `kinds` of real clients before the cases of a block (in a sandbox made
+ * with `options`, then `prepare`d); ends them after.
+ */
+export function sceneWith(
+  driver: AdapterDriver,
+  kinds: ClientKind[],
+  prepare?: (s: Sandbox) => void,
+  options: SandboxOptions = {},
+): Scene {
   const scene = { clients: new Map() } as Scene;
   before(async () => {
-    scene.sandbox = new Sandbox();
+    scene.sandbox = new Sandbox('tandem-test-', options);
     prepare?.(scene.sandbox);
     scene.editor = await driver.start(scene.sandbox);
     for (const kind of kinds) await connectClient(scene, kind);

@@ -33,11 +33,13 @@ function configLisp(): string {
 const PACE_LISP = '(setq eldoc-idle-delay 0.05)';
 
 // The suite connects its clients before it opens a file: start eglot at once for the workspace,
-// as M-x eglot does in a text buffer of it, with the server the configuration names for text
-// (a file opened later joins it).
-const START_LISP = `(let ((default-directory (file-name-as-directory (expand-file-name "."))))
-  (eglot '(text-mode) (cons 'transient default-directory) 'eglot-lsp-server
-         (alist-get '(text-mode prog-mode) eglot-server-programs nil nil #'equal) '("text"))
+// as M-x eglot does in a text buffer of it, with the server (its class and command) the
+// configuration names for text (a file opened later joins it).
+const START_LISP = `(let* ((default-directory (file-name-as-directory (expand-file-name ".")))
+       (contact (alist-get '(text-mode prog-mode) eglot-server-programs nil nil #'equal))
+       (class (and (symbolp (car contact)) (car contact))))
+  (eglot '(text-mode) (cons 'transient default-directory) (or class 'eglot-lsp-server)
+         (if class (cdr contact) contact) '("text"))
   "started")`;
 
 /**
@@ -50,7 +52,7 @@ const WATCH_MARKS_LISP = `(progn
   (cl-defmethod eglot-handle-notification :before
     (_server (_method (eql 'textDocument/publishDiagnostics)) &key uri diagnostics
              &allow-other-keys)
-    (puthash (expand-file-name (eglot-uri-to-path uri))
+    (puthash (decode-coding-string (expand-file-name (eglot-uri-to-path uri)) 'utf-8)
              (seq-some (lambda (d) (equal (plist-get d :code) "tandem.pending")) diagnostics)
              tandem-test-pending)))`;
 
@@ -208,6 +210,11 @@ export class EglotUnderTest {
 
   messages(): Promise<string> {
     return this.plain.messages();
+  }
+
+  /** Evaluates `lisp` in Emacs, for a test that looks inside it; its value, through JSON. */
+  json<T>(lisp: string): Promise<T> {
+    return this.emacs.json<T>(lisp);
   }
 
   quit(): Promise<void> {

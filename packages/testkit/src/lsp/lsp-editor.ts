@@ -35,9 +35,11 @@ export function unitLength(text: string, encoding: PositionEncoding): number {
 /**
  * How the editor answers `window/showDocument`: `opens` the document and tells the server
  * (`didOpen`), `opens-untold` without telling it (it is not among the servers of the file's
- * language), `fails`, `errors`, or `ignores` it (never answers).
+ * language), `fails`, `errors`, `ignores` it (never answers), or answers `later`, when the
+ * test calls `answerShowDocument`.
  */
-export type ShowDocumentBehaviour = 'opens' | 'opens-untold' | 'fails' | 'errors' | 'ignores';
+export type ShowDocumentBehaviour =
+  'opens' | 'opens-untold' | 'fails' | 'errors' | 'ignores' | 'later';
 
 export interface LspEditorOptions {
   env: NodeJS.ProcessEnv;
@@ -47,6 +49,10 @@ export interface LspEditorOptions {
   pickAction?: (params: ShowMessageRequestParams) => string | undefined;
   /** Options of `tandem lsp` (none by default). */
   serverOptions?: string[];
+  /** A command the server runs under, its own arguments given (`['prlimit', '--fsize=…']`). */
+  runUnder?: string[];
+  /** How the editor writes the URI of a file (Node's `pathToFileURL` by default). */
+  uriOf?: (path: string) => string;
 }
 
 interface OpenDocument {
@@ -72,16 +78,21 @@ export class LspEditor {
   showDocumentBehaviour: ShowDocumentBehaviour;
   /** The title of the action the user picks in a `window/showMessageRequest`, if any. */
   pickAction: (params: ShowMessageRequestParams) => string | undefined;
+  /** The `window/showDocument` requests held by `later`, answered by `answerShowDocument`. */
+  private readonly heldShows: (() => Promise<void>)[] = [];
 
   constructor(private readonly options: LspEditorOptions) {
     this.showDocumentBehaviour = options.showDocument ?? 'opens';
     this.pickAction = options.pickAction ?? (() => undefined);
     if (!existsSync(TANDEM)) throw new Error(`${TANDEM} is missing: run \`npm run build\` first`);
-    this.process = spawn(process.execPath, [TANDEM, 'lsp', ...(options.serverOptions ?? [])], {
-      env: options.env,
-      cwd: options.cwd,
-      stdio: 'pipe',
-    });
+    const [command = process.execPath, ...args] = [
+      ...(options.runUnder ?? []),
+      process.execPath,
+      TANDEM,
+      'lsp',
+      ...(options.serverOptions ?? []),
+    ];
+    this.process = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: 'pipe' });
     createInterface({ input: this.process.stderr }).on('line', (line) => this.stderr.push(line));
     this.exited = new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));
     this.connection = createProtocolConnection(
@@ -123,7 +134,7 @@ export class LspEditor {
 
   /** Opens `path` (its text on disk unless given), as the editor does when it shows a file. */
   async open(path: string, text = readFileSync(path, 'utf8'), languageId = 'plaintext') {
-    const uri = uriOf(path);
+    const uri = this.uriOf(path);
     this.documents.set(uri, { version: 1, text });
     await this.connection.sendNotification('textDocument/didOpen', {
       textDocument: { uri, languageId, version: 1, text },
@@ -230,6 +241,21 @@ export class LspEditor {
     }
   }
 
+  /** The URI of `path` as this editor writes it. */
+  uriOf(path: string): string {
+    return (this.options.uriOf ?? uriOf)(path);
+  }
+
+  /**
+   * Answers the oldest `window/showDocument` held by `later` as an editor that opens it: the
+   * document opens (with the text on disk, none when the file is gone), then the answer leaves.
+   */
+  async answerShowDocument(): Promise<void> {
+    const answer = this.heldShows.shift();
+    if (!answer) throw new Error('no window/showDocument is waiting for an answer');
+    await answer();
+  }
+
   private document(uri: string): OpenDocument {
     const document = this.documents.get(uri);
     if (!document) throw new Error(`${uri} is not open`);
@@ -243,7 +269,16 @@ export class LspEditor {
     if (behaviour === 'fails') return { success: false };
     if (behaviour === 'ignores') return new Promise<never>(() => undefined);
     if (behaviour === 'opens-untold') return { success: true };
-    if (!this.documents.has(params.uri)) await this.open(fileURLToPath(params.uri));
+    const path = fileURLToPath(params.uri);
+    if (behaviour === 'later') {
+      return new Promise((resolve) =>
+        this.heldShows.push(async () => {
+          await this.open(path, existsSync(path) ? readFileSync(path, 'utf8') : '');
+          resolve({ success: true });
+        }),
+      );
+    }
+    if (!this.documents.has(this.uriOf(path))) await this.open(path);
     return { success: true };
   }
 }
