@@ -197,7 +197,7 @@ async function languagesOfWideTable(sandbox: Sandbox, env: Record<string, string
     width: 600,
   });
   try {
-    await waitFor('the table', async () => ((await pane.ending()) ? true : undefined), 60_000);
+    await waitFor('the table', async () => ((await pane.ending()) ? true : undefined), 240_000);
   } finally {
     await pane.stop();
   }

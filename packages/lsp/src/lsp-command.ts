@@ -1,4 +1,5 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { mkdir, readFile, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { homedir } from 'node:os';
 import { stderrLogger, tandemCommandFor, writeFileAtomic } from '@tandem/core';
 import {
@@ -97,6 +98,8 @@ async function helixConfig(only: string[], write: boolean, io: CommandIO): Promi
     if ((await textOf(target)) !== before) {
       throw new LanguagesFileError('it changed while Helix was asked: run this again');
     }
+    // A fresh HOME has no ~/.config/helix yet.
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     await writeFileAtomic(target, withTandemSection(before, checked.section));
     io.stderr.write(
       `tandem lsp: Tandem's section of ${file} adds Tandem to ${checked.languages} languages; ` +
