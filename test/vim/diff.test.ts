@@ -349,7 +349,8 @@ describe('quitting Vim with a diff open', { skip }, () => {
     let gemini: RealClient | undefined;
     try {
       const status = await vim.waitForState('running');
-      assert.equal(status.discovery_files.length, 3);
+      // Gemini's file, Qwen's lock and legacy file, Claude Code's lock.
+      assert.equal(status.discovery_files.length, 4);
       assert.ok(status.discovery_files.every((file) => existsSync(file)));
       gemini = await connectedClient(sandbox, 'gemini');
       const file = path.join(sandbox.workspace, 'pending.txt');

@@ -138,7 +138,8 @@ describe('tandem bridge in shared discovery folders', () => {
         await symlink('/dev/zero', join(dir, 'zero.json'));
       }
       const started = await initialize(editor, sandbox);
-      assert.equal(started.discoveryFiles.length, 3);
+      // Gemini's file, Qwen's lock and legacy file, Claude Code's lock.
+      assert.equal(started.discoveryFiles.length, 4);
       editor.process.kill('SIGTERM');
       assert.equal(await editor.exited, 0);
     } finally {
@@ -147,7 +148,7 @@ describe('tandem bridge in shared discovery folders', () => {
     }
   });
 
-  it('a Gemini folder owned by another user: its files are skipped with a warning, the Qwen lock is written', async (t) => {
+  it('a Gemini folder owned by another user: its files are skipped with a warning, the Qwen and Claude Code locks are written', async (t) => {
     if (!needsRoot(t)) return;
     const sandbox = new Sandbox();
     const editor = new BridgeEditor(sandbox.env());
@@ -156,8 +157,8 @@ describe('tandem bridge in shared discovery folders', () => {
       await mkdir(gemini, { recursive: true, mode: 0o755 });
       await chown(gemini, 65534, 65534);
       const started = await initialize(editor, sandbox);
-      assert.equal(started.discoveryFiles.length, 1);
-      assert.match(started.discoveryFiles[0]!, /\.lock$/);
+      assert.equal(started.discoveryFiles.length, 2);
+      assert.ok(started.discoveryFiles.every((file) => file.endsWith('.lock')));
       await editor.waitForLog('belongs to another user');
       const qwen = await realClientIn(sandbox, 'qwen');
       try {
