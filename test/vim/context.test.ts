@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  realClientIn,
+  connectedClientIn,
   Sandbox,
   VimSession,
   vimSkipReason,
@@ -40,9 +40,7 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
       writeFileSync(other(), 'alpha\nbeta\ngamma\n');
       scene.vim = await VimSession.start(scene.sandbox, { args: ['wide.txt'] });
       await scene.vim.waitForState('running');
-      scene.client = await realClientIn(scene.sandbox, kind);
-      const state = await scene.client.connect();
-      assert.equal(state.status, 'connected', `${kind} did not connect: ${state.details}`);
+      scene.client = await connectedClientIn(scene.sandbox, kind);
     });
     after(async () => {
       await scene.client?.kill();

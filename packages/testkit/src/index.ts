@@ -79,3 +79,4 @@ export function realClientIn(sandbox: Sandbox, kind: ClientKind): Promise<RealCl
   const { workspace: cwd, tmpDir, qwenHome, home } = sandbox;
   return startRealClient({ kind, cwd, tmpDir, qwenHome, home });
 }
+export { connectedClientIn } from './connected-client.js';
