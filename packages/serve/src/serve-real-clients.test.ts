@@ -17,6 +17,7 @@ import {
   type RealClient,
 } from '@tandem/testkit';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
+import { writtenNotice } from './written-notice.fixture.js';
 
 const missing = chromiumMissing();
 const clientNames: Record<ClientKind, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
@@ -130,15 +131,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
       // As the whole CLI does next: Gemini CLI writes the text it got back, Qwen Code its own
       // proposal. The engine sees the write, and the page says which it was.
       writeFileSync(filePath, kind === 'gemini' ? `${PROPOSAL}// draft\n` : PROPOSAL);
-      const notice = page.locator(kind === 'qwen' ? '.kept-edits' : '.outcome');
-      await notice
-        .locator('.diff-outcome', {
-          hasText:
-            kind === 'gemini'
-              ? 'Gemini CLI wrote greet.ts with your edits (approved in its terminal).'
-              : 'Qwen Code wrote its own proposal to greet.ts, not your edits',
-        })
-        .waitFor({ timeout: 60_000 });
+      const notice = await writtenNotice(page, kind, 'greet.ts');
       await notice.getByRole('button', { name: 'Dismiss' }).click();
     });
 
