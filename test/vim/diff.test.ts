@@ -16,7 +16,9 @@ import {
   waitForDiffTab,
   waitForNoDiffTab,
   type ClientKind,
+  type DiffHandle,
   type RealClient,
+  type VimTabView,
 } from '@tandem/testkit';
 
 const skip = vimSkipReason({ sidecar: true });
@@ -28,6 +30,12 @@ function vimWithClients() {
     vim: VimSession;
     clients: Record<ClientKind, RealClient>;
     file(name: string, text?: string): string;
+    propose(
+      kind: ClientKind,
+      name: string,
+      text: string | undefined,
+      proposal: string,
+    ): Promise<{ file: string; diff: DiffHandle; tab: VimTabView }>;
   };
   before(async () => {
     scene.sandbox = new Sandbox();
@@ -49,6 +57,13 @@ function vimWithClients() {
     if (text !== undefined) writeFileSync(file, text);
     return file;
   };
+  /** Writes `name` with `text` (undefined: no file), has `kind` propose `proposal`, waits for the view. */
+  scene.propose = async (kind, name, text, proposal) => {
+    const file = scene.file(name, text);
+    const diff = scene.clients[kind].openDiff(file, proposal);
+    await diff.opened;
+    return { file, diff, tab: await waitForDiffTab(scene.vim) };
+  };
   return scene;
 }
 
@@ -56,10 +71,7 @@ describe('diff views in Vim', { skip }, () => {
   const scene = vimWithClients();
 
   test('the view: a new tab, the file on the left, the proposal on the right, filetype, hint', async () => {
-    const file = scene.file('view.py', 'print(1)\n');
-    const diff = scene.clients.gemini.openDiff(file, 'print(2)\n');
-    await diff.opened;
-    const tab = await waitForDiffTab(scene.vim);
+    const { diff, tab } = await scene.propose('gemini', 'view.py', 'print(1)\n', 'print(2)\n');
     assert.equal(tab.tabs, 2);
     const [left, right] = tab.windows;
     assert.deepEqual(left?.lines, ['print(1)']);
@@ -83,10 +95,7 @@ describe('diff views in Vim', { skip }, () => {
 
   for (const kind of ['gemini', 'qwen'] as const) {
     test(`${kind}: an edit in the proposal, then :w, accepts the edited text`, async () => {
-      const file = scene.file(`accept-${kind}.txt`, 'one\ntwo\n');
-      const diff = scene.clients[kind].openDiff(file, 'one\nTWO\n');
-      await diff.opened;
-      await waitForDiffTab(scene.vim);
+      const { diff } = await scene.propose(kind, `accept-${kind}.txt`, 'one\ntwo\n', 'one\nTWO\n');
       await scene.vim.type('Goedited in Vim');
       await scene.vim.keys('Escape');
       await scene.vim.ex('w');
@@ -98,10 +107,7 @@ describe('diff views in Vim', { skip }, () => {
     });
 
     test(`${kind}: :q rejects`, async () => {
-      const file = scene.file(`reject-${kind}.txt`, 'one\n');
-      const diff = scene.clients[kind].openDiff(file, 'two\n');
-      await diff.opened;
-      await waitForDiffTab(scene.vim);
+      const { diff } = await scene.propose(kind, `reject-${kind}.txt`, 'one\n', 'two\n');
       await scene.vim.ex('q');
       assert.deepEqual(await diff.result, { status: 'rejected' });
       await waitForNoDiffTab(scene.vim);
@@ -119,10 +125,7 @@ describe('diff views in Vim', { skip }, () => {
   ];
   for (const [name, act, status] of gestures) {
     test(`${name}: ${status}, one answer`, async () => {
-      const file = scene.file('gesture.txt', 'old\n');
-      const diff = scene.clients.gemini.openDiff(file, 'new\n');
-      await diff.opened;
-      await waitForDiffTab(scene.vim);
+      const { diff } = await scene.propose('gemini', 'gesture.txt', 'old\n', 'new\n');
       await act(scene.vim);
       const result = await diff.result;
       assert.deepEqual(result, status === 'accepted' ? { status, content: 'new\n' } : { status });
@@ -131,10 +134,7 @@ describe('diff views in Vim', { skip }, () => {
   }
 
   test(':q on an edited proposal is refused by Vim; :q! rejects', async () => {
-    const file = scene.file('refuse.txt', 'old\n');
-    const diff = scene.clients.qwen.openDiff(file, 'new\n');
-    await diff.opened;
-    await waitForDiffTab(scene.vim);
+    const { diff } = await scene.propose('qwen', 'refuse.txt', 'old\n', 'new\n');
     await scene.vim.type('otyped');
     await scene.vim.keys('Escape');
     await scene.vim.ex('q');
@@ -148,10 +148,7 @@ describe('diff views in Vim', { skip }, () => {
   });
 
   test('the CLI closing the diff closes the tab and gets the edited text', async () => {
-    const file = scene.file('closed.txt', 'a\n');
-    const diff = scene.clients.gemini.openDiff(file, 'b\n');
-    await diff.opened;
-    await waitForDiffTab(scene.vim);
+    const { file, diff } = await scene.propose('gemini', 'closed.txt', 'a\n', 'b\n');
     await scene.vim.type('ochanged in Vim');
     await scene.vim.keys('Escape');
     const content = await scene.clients.gemini.closeDiff(file);
@@ -161,10 +158,7 @@ describe('diff views in Vim', { skip }, () => {
   });
 
   test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
-    const file = scene.file('kept.txt', 'one\n');
-    const diff = scene.clients.qwen.openDiff(file, 'two\n');
-    await diff.opened;
-    await waitForDiffTab(scene.vim);
+    const { file, diff } = await scene.propose('qwen', 'kept.txt', 'one\n', 'two\n');
     await scene.vim.type('Amine');
     await scene.vim.keys('Escape');
     await scene.clients.qwen.resolveDiffFromCli(file, 'accepted');
@@ -196,10 +190,7 @@ describe('diff views in Vim', { skip }, () => {
   });
 
   test('Gemini CLI closing a diff the user did not edit (cancelled): its message, no buffer, then the outcome', async () => {
-    const file = scene.file('plain.txt', 'one\n');
-    const diff = scene.clients.gemini.openDiff(file, 'two\n');
-    await diff.opened;
-    await waitForDiffTab(scene.vim);
+    const { file, diff } = await scene.propose('gemini', 'plain.txt', 'one\n', 'two\n');
     await scene.clients.gemini.resolveDiffFromCli(file, 'rejected');
     await diff.result;
     await waitForNoDiffTab(scene.vim);
@@ -248,10 +239,7 @@ describe('diff views in Vim', { skip }, () => {
   });
 
   test('a new file diffs against an empty side', async () => {
-    const file = scene.file('brand-new.txt');
-    const diff = scene.clients.qwen.openDiff(file, 'fresh\n');
-    await diff.opened;
-    const tab = await waitForDiffTab(scene.vim);
+    const { diff, tab } = await scene.propose('qwen', 'brand-new.txt', undefined, 'fresh\n');
     assert.deepEqual(tab.windows[0]?.lines, ['']);
     assert.match(tab.windows[0]?.label ?? '', /New file: brand-new\.txt/);
     await scene.vim.ex('w');
@@ -263,10 +251,12 @@ describe('diff views in Vim', { skip }, () => {
     // An unknown file type: Vim runs filetype detection in the proposal's buffer. Modelines are
     // on as for every user but root.
     await scene.vim.ex('set modeline');
-    const file = scene.file('notes.untyped', 'vim: set shiftwidth=6 :\n');
-    const diff = scene.clients.gemini.openDiff(file, 'vim: set shiftwidth=7 :\n');
-    await diff.opened;
-    const tab = await waitForDiffTab(scene.vim);
+    const { diff, tab } = await scene.propose(
+      'gemini',
+      'notes.untyped',
+      'vim: set shiftwidth=6 :\n',
+      'vim: set shiftwidth=7 :\n',
+    );
     assert.equal(tab.windows[1]?.current, true);
     assert.notEqual(await scene.vim.eval<number>('&l:shiftwidth'), 7);
     assert.equal(await scene.vim.eval<number>('&l:modeline'), 0);
