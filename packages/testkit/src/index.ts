@@ -80,3 +80,4 @@ export function realClientIn(sandbox: Sandbox, kind: ClientKind): Promise<RealCl
   return startRealClient({ kind, cwd, tmpDir, qwenHome, home });
 }
 export { connectedClientIn } from './connected-client.js';
+export { childOutput, type ChildOutput } from './child-output.js';
