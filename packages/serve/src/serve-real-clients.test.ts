@@ -4,15 +4,15 @@
  * real Chromium.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   chromiumMissing,
+  connectedClientIn,
   launchChromium,
-  startRealClient,
+  Sandbox,
   type ClientKind,
   type RealClient,
 } from '@tandem/testkit';
@@ -26,10 +26,7 @@ const PROPOSAL = 'export function greet(name: string) {\n  return `Hello, ${name
 
 for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) {
   describe(`tandem serve with the real ${kind} client`, { skip: missing }, () => {
-    let root: string;
-    let workspace: string;
-    let tmpDir: string;
-    let qwenHome: string;
+    let sandbox: Sandbox;
     let filePath: string;
     let serve: ServeProcess;
     let browser: BrowserContext;
@@ -37,18 +34,11 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
     let client: RealClient | undefined;
 
     before(async () => {
-      root = realpathSync(mkdtempSync(join(tmpdir(), `tandem-serve-${kind}-`)));
-      workspace = join(root, 'workspace');
-      tmpDir = join(root, 'tmp');
-      qwenHome = join(root, 'qwen-home');
-      for (const dir of [workspace, tmpDir, qwenHome, join(root, 'home')]) mkdirSync(dir);
-      mkdirSync(join(workspace, 'src'));
-      filePath = join(workspace, 'src', 'greet.ts');
-      serve = await startServe([], {
-        cwd: workspace,
-        env: { ...process.env, TMPDIR: tmpDir, QWEN_HOME: qwenHome, HOME: join(root, 'home') },
-      });
-      browser = await launchChromium(join(root, 'profile'));
+      sandbox = new Sandbox(`tandem-serve-${kind}-`);
+      mkdirSync(join(sandbox.workspace, 'src'));
+      filePath = join(sandbox.workspace, 'src', 'greet.ts');
+      serve = await startServe([], { cwd: sandbox.workspace, env: sandbox.env() });
+      browser = await launchChromium(join(sandbox.root, 'profile'));
       page = await browser.newPage();
       await page.goto(serve.url);
       await page.locator('.connection[data-state="live"]').waitFor();
@@ -56,9 +46,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
 
     beforeEach(async () => {
       writeFileSync(filePath, ORIGINAL);
-      client = await startRealClient({ kind, cwd: workspace, tmpDir, qwenHome });
-      const state = await client.connect();
-      assert.equal(state.status, 'connected', state.details);
+      client = await connectedClientIn(sandbox, kind);
       assert.equal(client.detectedIde?.displayName, 'Tandem (browser)');
     });
 
@@ -70,7 +58,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
     after(async () => {
       await browser?.close();
       await serve?.stop('SIGKILL');
-      rmSync(root, { recursive: true, force: true });
+      sandbox?.remove();
     });
 
     const review = () => page.locator('.review:not([hidden])');
