@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { waitFor } from '@tandem/testkit';
+import { childOutput, waitFor } from '@tandem/testkit';
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,28 +17,25 @@ test('the demo serves a fresh copy of examples/workspace, and SIGTERM ends it cl
   const scratch = mkdtempSync(join(tmpdir(), 'tandem-demo-test-'));
   const env = { ...process.env, TMPDIR: scratch, QWEN_HOME: join(scratch, 'qwen') };
   const demo = spawn(process.execPath, [join(repository, 'scripts', 'demo.js')], { env });
-  let output = '';
-  demo.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  demo.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => demo.on('exit', resolve));
+  const { text: output, exited } = childOutput(demo);
   try {
     const copy = await waitFor(
       'the copy to be named',
-      () => /A fresh copy of examples\/workspace: (\S+)/.exec(output)?.[1],
+      () => /A fresh copy of examples\/workspace: (\S+)/.exec(output())?.[1],
     );
     assert.ok(copy.startsWith(scratch), copy);
     assert.deepEqual(
       readdirSync(copy).sort(),
       readdirSync(join(repository, 'examples', 'workspace')).sort(),
     );
-    await waitFor('the review page', () => /Review page: http/.test(output) || undefined);
+    await waitFor('the review page', () => /Review page: http/.test(output()) || undefined);
     // The discovery data names the copy: a CLI writes there, not into the repository.
     const [file] = readdirSync(join(scratch, 'gemini', 'ide'));
     const data = JSON.parse(readFileSync(join(scratch, 'gemini', 'ide', file!), 'utf8'));
     assert.equal(data.workspacePath, copy);
     demo.kill('SIGTERM');
-    assert.equal(await exited, 0, output);
-    assert.match(output, /The demo's copy stays in/);
+    assert.equal(await exited, 0, output());
+    assert.match(output(), /The demo's copy stays in/);
     assert.ok(existsSync(copy));
   } finally {
     demo.kill('SIGKILL');

@@ -7,7 +7,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { installTandem, releaseArtifacts, REPO_ROOT, Sandbox, waitFor } from '@tandem/testkit';
+import {
+  childOutput,
+  installTandem,
+  releaseArtifacts,
+  REPO_ROOT,
+  Sandbox,
+  waitFor,
+} from '@tandem/testkit';
 
 const release = releaseArtifacts();
 
@@ -89,14 +96,11 @@ test('the npm package, installed globally from its tarball', { skip: !release },
       env: tandem.env,
       detached: true,
     });
-    let output = '';
-    serve.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    serve.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => serve.on('exit', resolve));
+    const { text: output, exited } = childOutput(serve);
     try {
       const url = await waitFor(
         'the review page URL',
-        () => /Review page: (\S+)/.exec(output)?.[1],
+        () => /Review page: (\S+)/.exec(output())?.[1],
       );
       const page = await fetch(url);
       assert.equal(page.status, 200);
@@ -109,7 +113,7 @@ test('the npm package, installed globally from its tarball', { skip: !release },
       assert.deepEqual(probes[0], { name: 'tandem', version: release!.version });
     } finally {
       process.kill(-serve.pid!, 'SIGTERM');
-      assert.equal(await exited, 0, output);
+      assert.equal(await exited, 0, output());
     }
   });
 });

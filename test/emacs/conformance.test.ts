@@ -9,10 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import {
+  assertNoTandemSaidOnce,
+  assertStatusNamesInstall,
   inOwnSandbox,
   emacsAdapterDriver,
   emacsCommand,
@@ -20,9 +22,9 @@ import {
   emacsSkipReason,
   lispString,
   runAdapterConformance,
+  pathWithoutTandem,
   Sandbox,
   userInstall,
-  userPath,
 } from '@tandem/testkit';
 
 const install = emacsSkipReason({ sidecar: true, tmux: true }) ? undefined : userInstall();
@@ -80,26 +82,17 @@ if (install) {
           const shown = await emacs.text(
             '(progn (tandem-status) (with-current-buffer "*tandem-status*" (buffer-string)))',
           );
-          assert.match(shown, new RegExp(`^Tandem ${release.version}: running`, 'm'));
-          assert.ok(shown.includes(`Sidecar: ${tandem.prefix}/bin/tandem bridge`), shown);
+          assertStatusNamesInstall(shown, install);
         },
       ));
 
     test('with no tandem anywhere, the one message says what to run', () =>
-      withEmacs(
-        (sandbox) =>
-          userPath(mkdirSync(path.join(sandbox.root, 'no-tandem'), { recursive: true })!),
-        async (emacs) => {
-          await emacs.eval('(tandem-mode 1)');
-          const status = await emacs.waitForState('failed');
-          assert.match(
-            status.error ?? '',
-            /^no `tandem' command: run `npm run build:sidecar' in \S+, or put a `tandem' on/,
-          );
-          const messages = await emacs.text('(with-current-buffer "*Messages*" (buffer-string))');
-          assert.equal(messages.split("no `tandem' command").length - 1, 1, messages);
-        },
-      ));
+      withEmacs(pathWithoutTandem, async (emacs) => {
+        await emacs.eval('(tandem-mode 1)');
+        const status = await emacs.waitForState('failed');
+        const messages = await emacs.text('(with-current-buffer "*Messages*" (buffer-string))');
+        assertNoTandemSaidOnce(status.error, messages, "'");
+      }));
   });
 
   runAdapterConformance(emacsAdapterDriver({ packageUserDir: elpa, env: { PATH: tandem.path } }));

@@ -8,9 +8,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  connectedClientIn,
   EmacsSession,
   emacsSkipReason,
-  realClientIn,
   Sandbox,
   type IdeContext,
   type RealClient,
@@ -39,9 +39,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
       writeFileSync(wide, 'first line\nhéllo 文件 x\n');
       writeFileSync(other, 'print(1)\n');
       scene.emacs = await EmacsSession.start(scene.sandbox, { tandem: true });
-      scene.client = await realClientIn(scene.sandbox, kind);
-      const state = await scene.client.connect();
-      assert.equal(state.status, 'connected', state.details);
+      scene.client = await connectedClientIn(scene.sandbox, kind);
     });
     after(async () => {
       await scene.client?.kill();

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  connectedClientIn,
   EmacsSession,
   emacsSkipReason,
   realClientIn,
@@ -25,9 +26,7 @@ describe('diff views in Emacs', { skip }, () => {
   before(async () => {
     scene.sandbox = new Sandbox();
     scene.emacs = await EmacsSession.start(scene.sandbox, { tandem: true });
-    scene.gemini = await realClientIn(scene.sandbox, 'gemini');
-    const state = await scene.gemini.connect();
-    assert.equal(state.status, 'connected', state.details);
+    scene.gemini = await connectedClientIn(scene.sandbox, 'gemini');
   });
   after(async () => {
     await scene.gemini?.kill();

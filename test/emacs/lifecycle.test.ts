@@ -9,13 +9,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
+  connectedClientIn,
   EmacsSession,
   emacsSkipReason,
   lispString,
   processEnvironment,
-  realClientIn,
   Sandbox,
   waitFor,
+  type DiffHandle,
 } from '@tandem/testkit';
 
 const skip = emacsSkipReason({ sidecar: true, tmux: true });
@@ -42,6 +43,29 @@ async function withEmacs(
   }
 }
 
+/**
+ * Has a connected Gemini client propose `b` for `name` (holding `a`), waits until Emacs shows
+ * the diff, runs `body` with it, and ends the client.
+ */
+async function withDiffShown(
+  emacs: EmacsSession,
+  sandbox: Sandbox,
+  name: string,
+  body: (diff: DiffHandle) => Promise<void>,
+): Promise<void> {
+  const gemini = await connectedClientIn(sandbox, 'gemini');
+  try {
+    const file = path.join(sandbox.workspace, name);
+    writeFileSync(file, 'a\n');
+    const diff = gemini.openDiff(file, 'b\n');
+    await diff.opened;
+    await emacs.waitForDiffs(1);
+    await body(diff);
+  } finally {
+    await gemini.kill();
+  }
+}
+
 test('discovery files name Emacs, with its PID; the mode line counts the CLIs', { skip }, () =>
   withEmacs(async (emacs, sandbox) => {
     const status = await emacs.status();
@@ -55,9 +79,8 @@ test('discovery files name Emacs, with its PID; the mode line counts the CLIs', 
     assert.equal(geminiData.workspacePath, sandbox.workspace);
     assert.equal(JSON.parse(readFileSync(qwen!, 'utf8')).ppid, pid);
     await emacs.waitForScreen(/Tandem\[0\]/);
-    const client = await realClientIn(sandbox, 'qwen');
+    const client = await connectedClientIn(sandbox, 'qwen');
     try {
-      assert.equal((await client.connect()).status, 'connected');
       await emacs.waitForScreen(/Tandem\[1\]/);
       await emacs.press('M-x');
       await emacs.type('tandem-status');
@@ -127,9 +150,8 @@ test(
         path.join(sandbox.qwenHome, 'settings.json'),
         JSON.stringify({ ide: { enabled: true }, tools: { approvalMode: 'default' } }),
       );
-      const qwen = await realClientIn(sandbox, 'qwen');
+      const qwen = await connectedClientIn(sandbox, 'qwen');
       try {
-        assert.equal((await qwen.connect()).status, 'connected');
         const second = await waitFor('the new warnings', async () => {
           const now = await warnings(emacs);
           return now.some((w) => w.cli === 'qwen') ? undefined : now;
@@ -204,15 +226,8 @@ test(
   'turning tandem-mode off rejects open diffs, removes the files and the variables',
   { skip },
   () =>
-    withEmacs(async (emacs, sandbox) => {
-      const gemini = await realClientIn(sandbox, 'gemini');
-      try {
-        assert.equal((await gemini.connect()).status, 'connected');
-        const file = path.join(sandbox.workspace, 'off.txt');
-        writeFileSync(file, 'a\n');
-        const diff = gemini.openDiff(file, 'b\n');
-        await diff.opened;
-        await emacs.waitForDiffs(1);
+    withEmacs((emacs, sandbox) =>
+      withDiffShown(emacs, sandbox, 'off.txt', async (diff) => {
         await emacs.press('M-x');
         await emacs.type('tandem-mode');
         await emacs.press('Enter');
@@ -222,31 +237,20 @@ test(
         assert.deepEqual(discoveryFiles(sandbox), []);
         assert.equal(await emacs.eval('(getenv "GEMINI_CLI_IDE_SERVER_PORT")'), 'nil');
         assert.equal(await emacs.eval('(get-buffer "*tandem proposal: off.txt*")'), 'nil');
-      } finally {
-        await gemini.kill();
-      }
-    }),
+      }),
+    ),
 );
 
 test('quitting Emacs with a diff open: the CLI is told, no discovery file is left', { skip }, () =>
-  withEmacs(async (emacs, sandbox) => {
-    const gemini = await realClientIn(sandbox, 'gemini');
-    try {
-      assert.equal((await gemini.connect()).status, 'connected');
-      const file = path.join(sandbox.workspace, 'quit.txt');
-      writeFileSync(file, 'a\n');
-      const diff = gemini.openDiff(file, 'b\n');
-      await diff.opened;
-      await emacs.waitForDiffs(1);
+  withEmacs((emacs, sandbox) =>
+    withDiffShown(emacs, sandbox, 'quit.txt', async (diff) => {
       await emacs.type('an edit nobody saves');
       await emacs.keys('C-x', 'C-c');
       assert.match(await emacs.waitForExit(), /exit status 0|exited/);
       assert.equal((await diff.result).status, 'rejected');
       assert.deepEqual(discoveryFiles(sandbox), []);
-    } finally {
-      await gemini.kill();
-    }
-  }),
+    }),
+  ),
 );
 
 test(

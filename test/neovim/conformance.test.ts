@@ -7,23 +7,22 @@
  * version, and without any `tandem` Tandem says so once, with both ways to fix it. (The other
  * Neovim tests run the plugin of this checkout with its built sidecar.)
  */
-import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, test } from 'node:test';
 import {
+  assertNoTandemSaidOnce,
+  assertStatusNamesInstall,
   inOwnSandbox,
   neovimAdapterDriver,
   NeovimSession,
   runAdapterConformance,
+  pathWithoutTandem,
   Sandbox,
   userInstall,
-  userPath,
 } from '@tandem/testkit';
 
 const install = userInstall();
 if (install) {
-  const { release, tandem, pluginDir } = install;
+  const { tandem, pluginDir } = install;
 
   /** Neovim with the plugin clone and `PATH`, in a sandbox of its own, ended after `body`. */
   const withNeovim = (
@@ -48,27 +47,17 @@ if (install) {
         '{}',
         async (session) => {
           const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
-          assert.match(printed, new RegExp(`^Tandem ${release.version}: running`, 'm'));
-          assert.ok(printed.includes(`Sidecar: ${tandem.prefix}/bin/tandem bridge`), printed);
+          assertStatusNamesInstall(printed, install);
         },
       ));
 
     test('with no tandem anywhere, the one message says what to run', () =>
-      withNeovim(
-        (sandbox) =>
-          userPath(mkdirSync(path.join(sandbox.root, 'no-tandem'), { recursive: true })!),
-        undefined,
-        async (session) => {
-          await session.lua(`require('tandem').setup({})`);
-          const status = await session.waitForState('failed');
-          assert.match(
-            status.error ?? '',
-            /^no `tandem` command: run `npm run build:sidecar` in \S+, or put a `tandem` on/,
-          );
-          const messages = await session.lua<string>(`return vim.fn.execute('messages')`);
-          assert.equal(messages.split('no `tandem` command').length - 1, 1, messages);
-        },
-      ));
+      withNeovim(pathWithoutTandem, undefined, async (session) => {
+        await session.lua(`require('tandem').setup({})`);
+        const status = await session.waitForState('failed');
+        const messages = await session.lua<string>(`return vim.fn.execute('messages')`);
+        assertNoTandemSaidOnce(status.error, messages);
+      }));
   });
 
   runAdapterConformance(neovimAdapterDriver({ pluginDir, env: { PATH: tandem.path } }));

@@ -9,10 +9,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  connectedClientIn,
   NeovimSession,
   neovimSkipReason,
   Sandbox,
-  startRealClient,
   waitFor,
   type ClientKind,
   type IdeContext,
@@ -45,13 +45,7 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
       writeFileSync(first, 'alpha beta\nsecond line é€ x\nthird\n');
       writeFileSync(second, 'other file\n');
       session = await NeovimSession.start(sandbox, { tandem: '{}' });
-      client = await startRealClient({
-        kind,
-        cwd: sandbox.workspace,
-        tmpDir: sandbox.tmpDir,
-        qwenHome: sandbox.qwenHome,
-      });
-      assert.equal((await client.connect()).status, 'connected');
+      client = await connectedClientIn(sandbox, kind);
     });
 
     after(async () => {

@@ -8,45 +8,17 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  connectedClientIn,
   NeovimSession,
   neovimSkipReason,
   Sandbox,
-  startRealClient,
   waitFor,
-  type ClientKind,
-  type NeovimTabView,
+  waitForDiffTab,
+  waitForNoDiffTab,
   type RealClient,
 } from '@tandem/testkit';
 
 const skip = neovimSkipReason({ sidecar: true });
-
-async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
-  const client = await startRealClient({
-    kind,
-    cwd: sandbox.workspace,
-    tmpDir: sandbox.tmpDir,
-    qwenHome: sandbox.qwenHome,
-  });
-  const state = await client.connect();
-  assert.equal(state.status, 'connected', `the ${kind} client did not connect: ${state.details}`);
-  return client;
-}
-
-/** Waits until the current tab is a diff view (two diff windows), and returns it. */
-function diffTab(session: NeovimSession): Promise<NeovimTabView> {
-  return waitFor('a diff tab', async () => {
-    const tab = await session.currentTab();
-    return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;
-  });
-}
-
-/** Waits until no diff view is left. */
-function noDiffLeft(session: NeovimSession): Promise<true> {
-  return waitFor('the diff tab to close', async () => {
-    const [tab, status] = await Promise.all([session.currentTab(), session.status()]);
-    return tab.tabs === 1 && status.diffs.length === 0 ? true : undefined;
-  });
-}
 
 /** Neovim with Tandem and a connected real Gemini client, for the tests of one block. */
 function neovimWithGemini() {
@@ -54,7 +26,7 @@ function neovimWithGemini() {
   before(async () => {
     scene.sandbox = new Sandbox();
     scene.session = await NeovimSession.start(scene.sandbox, { tandem: '{}' });
-    scene.gemini = await connectedClient(scene.sandbox, 'gemini');
+    scene.gemini = await connectedClientIn(scene.sandbox, 'gemini');
   });
   after(async () => {
     await scene.gemini?.kill();
@@ -73,7 +45,7 @@ describe('diff views in Neovim', { skip }, () => {
     if (disk !== null) writeFileSync(filePath, disk);
     const diff = scene.gemini.openDiff(filePath, proposal);
     await diff.opened;
-    const tab = await diffTab(scene.session);
+    const tab = await waitForDiffTab(scene.session);
     return { filePath, diff, tab };
   }
 
@@ -107,7 +79,7 @@ describe('diff views in Neovim', { skip }, () => {
     assert.equal(right?.filetype, 'python');
     await scene.session.input(':TandemReject<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   test(":wq accepts, with the user's edits to the proposal, and closes the tab", async () => {
@@ -118,7 +90,7 @@ describe('diff views in Neovim', { skip }, () => {
       status: 'accepted',
       content: 'alpha\nBETA\nedited in Neovim\n',
     });
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   test(':wq of an emptied proposal keeps the tab, with the reason, and the CLI waits', async () => {
@@ -133,7 +105,7 @@ describe('diff views in Neovim', { skip }, () => {
     assert.equal((await scene.session.status()).diffs.length, 1);
     await scene.session.input(':q!<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   const rejects: [string, string][] = [
@@ -145,7 +117,7 @@ describe('diff views in Neovim', { skip }, () => {
       const { diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
       await scene.session.input(keys);
       assert.deepEqual(await diff.result, { status: 'rejected' });
-      await noDiffLeft(scene.session);
+      await waitForNoDiffTab(scene.session);
     });
   }
 
@@ -155,21 +127,21 @@ describe('diff views in Neovim', { skip }, () => {
     assert.equal((await scene.session.currentTab()).windows.length, 2);
     await scene.session.input(':q!<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   test('a diff answered once gets no second answer: the next diff of that file waits for its own', async () => {
     const first = await propose('notes.txt', 'one\n', 'two\n');
     await scene.session.input(':wq<CR>');
     assert.equal((await first.diff.result).status, 'accepted');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
     const second = await propose('notes.txt', 'one\n', 'three\n');
     const tab = await scene.session.currentTab();
     assert.deepEqual(tab.windows[1]?.lines, ['three']);
     assert.deepEqual((await scene.session.status()).diffs.length, 1);
     await scene.session.input(':TandemReject<CR>');
     assert.equal((await second.diff.result).status, 'rejected');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   test("a diff in Neovim's only tab leaves an empty window behind", async () => {
@@ -195,7 +167,7 @@ describe('diff views in Neovim', { skip }, () => {
     await scene.session.input(':w<CR>');
     assert.deepEqual(await diff.result, { status: 'accepted', content: '# Fresh\n\nNew text.\n' });
     assert.equal(existsSync(filePath), false, 'Neovim must not write the file: the CLI does');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   test('a proposal is untrusted text: its modelines set nothing', async () => {
@@ -212,7 +184,7 @@ describe('diff views in Neovim', { skip }, () => {
     assert.deepEqual(await scene.session.lua(options), [8, false]);
     await scene.session.input(':TandemReject<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
     await scene.session.lua('vim.o.modeline = false');
   });
 
@@ -220,12 +192,12 @@ describe('diff views in Neovim', { skip }, () => {
     const noNewline = await propose('plain.txt', 'a', 'a\nb');
     await scene.session.input(':w<CR>');
     assert.deepEqual(await noNewline.diff.result, { status: 'accepted', content: 'a\nb' });
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
     const crlf = await propose('dos.txt', 'a\r\n', 'a\r\nb\r\n');
     assert.deepEqual(crlf.tab.windows[1]?.lines, ['a', 'b']);
     await scene.session.input(':w<CR>');
     assert.deepEqual(await crlf.diff.result, { status: 'accepted', content: 'a\r\nb\r\n' });
-    await noDiffLeft(scene.session);
+    await waitForNoDiffTab(scene.session);
   });
 
   test('after the CLI writes an accepted file, its unmodified buffer shows the new text', async () => {
@@ -235,7 +207,7 @@ describe('diff views in Neovim', { skip }, () => {
     const buffer = await scene.session.lua<number>('return vim.api.nvim_get_current_buf()');
     const diff = scene.gemini.openDiff(filePath, 'new text\n');
     await diff.opened;
-    await diffTab(scene.session);
+    await waitForDiffTab(scene.session);
     await scene.session.input(':w<CR>');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
@@ -256,7 +228,7 @@ describe('diff views in Neovim', { skip }, () => {
     await scene.session.input('ccmy unsaved line<Esc>');
     const diff = scene.gemini.openDiff(filePath, 'proposed line\n');
     await diff.opened;
-    const tab = await diffTab(scene.session);
+    const tab = await waitForDiffTab(scene.session);
     const [left] = tab.windows;
     assert.deepEqual(left?.lines, ['saved line']);
     assert.match(left?.label ?? '', /On disk: draft\.txt · .*your unsaved edits are not shown/);
@@ -274,17 +246,17 @@ describe('diff views in Neovim', { skip }, () => {
   });
 
   test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
-    const qwen = await connectedClient(scene.sandbox, 'qwen');
+    const qwen = await connectedClientIn(scene.sandbox, 'qwen');
     try {
       const filePath = path.join(scene.sandbox.workspace, 'kept.txt');
       writeFileSync(filePath, 'one\n');
       const diff = qwen.openDiff(filePath, 'two\n');
       await diff.opened;
-      await diffTab(scene.session);
+      await waitForDiffTab(scene.session);
       await scene.session.input('Amine<Esc>');
       await qwen.resolveDiffFromCli(filePath, 'accepted');
       await diff.result;
-      await noDiffLeft(scene.session);
+      await waitForNoDiffTab(scene.session);
       const kept = await waitFor('the buffer with the edits', async () => {
         const buf = await scene.session.lua<number>('return vim.fn.bufnr(...)', [
           `${filePath} (your edits)`,
@@ -317,7 +289,7 @@ describe('diff views in Neovim', { skip }, () => {
   });
 
   test('two CLIs, two diffs of one file at once, each in its own tab with its own answer', async () => {
-    const qwen = await connectedClient(scene.sandbox, 'qwen');
+    const qwen = await connectedClientIn(scene.sandbox, 'qwen');
     try {
       await waitFor('both CLIs in the status', async () =>
         (await scene.session.status()).clients.length === 2 ? true : undefined,
@@ -329,7 +301,7 @@ describe('diff views in Neovim', { skip }, () => {
       await waitFor('two diff tabs', async () =>
         (await scene.session.currentTab()).tabs === 3 ? true : undefined,
       );
-      const current = await diffTab(scene.session);
+      const current = await waitForDiffTab(scene.session);
       assert.deepEqual(current.windows[1]?.lines, ['two']);
       assert.match(current.windows[1]?.label ?? '', /Qwen/);
       await scene.session.input(':w<CR>');
@@ -343,7 +315,7 @@ describe('diff views in Neovim', { skip }, () => {
       assert.equal((await scene.session.status()).diffs.length, 1);
       await scene.session.input(':q<CR>');
       assert.equal((await fromGemini.diff.result).status, 'rejected');
-      await noDiffLeft(scene.session);
+      await waitForNoDiffTab(scene.session);
     } finally {
       await qwen.kill();
     }
@@ -358,7 +330,7 @@ describe(':TandemStop with a diff open', { skip }, () => {
     writeFileSync(filePath, 'a\n');
     const diff = scene.gemini.openDiff(filePath, 'b\n');
     await diff.opened;
-    await diffTab(scene.session);
+    await waitForDiffTab(scene.session);
     await scene.session.command('TandemStop');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await waitFor('the view to close', async () =>

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  realClientIn,
+  connectedClientIn,
   Sandbox,
   VimSession,
   vimSkipReason,
@@ -40,9 +40,7 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
       writeFileSync(other(), 'alpha\nbeta\ngamma\n');
       scene.vim = await VimSession.start(scene.sandbox, { args: ['wide.txt'] });
       await scene.vim.waitForState('running');
-      scene.client = await realClientIn(scene.sandbox, kind);
-      const state = await scene.client.connect();
-      assert.equal(state.status, 'connected', `${kind} did not connect: ${state.details}`);
+      scene.client = await connectedClientIn(scene.sandbox, kind);
     });
     after(async () => {
       await scene.client?.kill();
@@ -58,6 +56,16 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
       });
     }
 
+    /** Waits until the client sees `text` selected in the active file. */
+    const selected = (text: string) => active((f) => f.selectedText === text);
+
+    /** A blockwise Visual selection from where the keys `start` go, stretched by `motion`. */
+    async function selectBlock(start: string, motion: string) {
+      await scene.vim.type(start);
+      await scene.vim.keys('C-v');
+      await scene.vim.type(motion);
+    }
+
     test('the client detected Vim through the discovery files', () => {
       assert.deepEqual(scene.client.detectedIde, { name: 'vim', displayName: 'Vim' });
     });
@@ -71,37 +79,33 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
 
     test('a Visual selection is the selected text; leaving Visual mode clears it', async () => {
       await scene.vim.type('0vf ');
-      await active((f) => f.selectedText === 'héllo ');
+      await selected('héllo ');
       await scene.vim.type('j');
-      await active((f) => f.selectedText === 'héllo 文件 x\nthird ');
+      await selected('héllo 文件 x\nthird ');
       await scene.vim.keys('Escape');
       await active((f) => f.selectedText === undefined && f.cursor?.line === 3);
       await scene.vim.type('ggVj');
-      await active((f) => f.selectedText === 'first line\nhéllo 文件 x');
+      await selected('first line\nhéllo 文件 x');
       await scene.vim.keys('Escape');
       // Blockwise: screen columns 2 to 3 of both lines, `é` being one of them.
-      await scene.vim.type('gg0l');
-      await scene.vim.keys('C-v');
-      await scene.vim.type('jl');
-      await active((f) => f.selectedText === 'ir\nél');
+      await selectBlock('gg0l', 'jl');
+      await selected('ir\nél');
       // To the end of each line.
       await scene.vim.type('$');
-      await active((f) => f.selectedText === 'irst line\néllo 文件 x');
+      await selected('irst line\néllo 文件 x');
       await scene.vim.keys('Escape');
     });
 
     test('Select mode selects as Visual mode does; a blockwise selection keeps the tabs it covers', async () => {
       await scene.vim.type('gg0lgh');
-      await active((f) => f.selectedText === 'i');
+      await selected('i');
       await scene.vim.keys('Escape');
       await scene.vim.type('2GgH');
-      await active((f) => f.selectedText === 'héllo 文件 x');
+      await selected('héllo 文件 x');
       await scene.vim.keys('Escape');
       // Screen columns 9 to 17 (tabstop 8): `a`, `b`, the tab at 11–16 and `c` of line 4.
-      await scene.vim.type('4G0l');
-      await scene.vim.keys('C-v');
-      await scene.vim.type('j8l');
-      await active((f) => f.selectedText === 'ab\tc\n89abcdefg');
+      await selectBlock('4G0l', 'j8l');
+      await selected('ab\tc\n89abcdefg');
       await scene.vim.keys('Escape');
     });
 

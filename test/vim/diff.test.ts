@@ -8,40 +8,20 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  realClientIn,
+  connectedClientIn,
   Sandbox,
   VimSession,
   vimSkipReason,
   waitFor,
+  waitForDiffTab,
+  waitForNoDiffTab,
   type ClientKind,
+  type DiffHandle,
   type RealClient,
   type VimTabView,
 } from '@tandem/testkit';
 
 const skip = vimSkipReason({ sidecar: true });
-
-async function connectedClient(sandbox: Sandbox, kind: ClientKind): Promise<RealClient> {
-  const client = await realClientIn(sandbox, kind);
-  const state = await client.connect();
-  assert.equal(state.status, 'connected', `the ${kind} client did not connect: ${state.details}`);
-  return client;
-}
-
-/** Waits until the current tab is a diff view (two diff windows), and returns it. */
-function diffTab(vim: VimSession): Promise<VimTabView> {
-  return waitFor('a diff tab', async () => {
-    const tab = await vim.currentTab();
-    return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;
-  });
-}
-
-/** Waits until no diff view is left. */
-function noDiffLeft(vim: VimSession): Promise<true> {
-  return waitFor('the diff tab to close', async () => {
-    const [tab, status] = await Promise.all([vim.currentTab(), vim.status()]);
-    return tab.tabs === 1 && status.diffs.length === 0 ? true : undefined;
-  });
-}
 
 /** Vim with Tandem and connected real Gemini and Qwen clients, for the tests of one block. */
 function vimWithClients() {
@@ -50,14 +30,20 @@ function vimWithClients() {
     vim: VimSession;
     clients: Record<ClientKind, RealClient>;
     file(name: string, text?: string): string;
+    propose(
+      kind: ClientKind,
+      name: string,
+      text: string | undefined,
+      proposal: string,
+    ): Promise<{ file: string; diff: DiffHandle; tab: VimTabView }>;
   };
   before(async () => {
     scene.sandbox = new Sandbox();
     scene.vim = await VimSession.start(scene.sandbox);
     await scene.vim.waitForState('running');
     scene.clients = {
-      gemini: await connectedClient(scene.sandbox, 'gemini'),
-      qwen: await connectedClient(scene.sandbox, 'qwen'),
+      gemini: await connectedClientIn(scene.sandbox, 'gemini'),
+      qwen: await connectedClientIn(scene.sandbox, 'qwen'),
     };
   });
   after(async () => {
@@ -71,6 +57,13 @@ function vimWithClients() {
     if (text !== undefined) writeFileSync(file, text);
     return file;
   };
+  /** Writes `name` with `text` (undefined: no file), has `kind` propose `proposal`, waits for the view. */
+  scene.propose = async (kind, name, text, proposal) => {
+    const file = scene.file(name, text);
+    const diff = scene.clients[kind].openDiff(file, proposal);
+    await diff.opened;
+    return { file, diff, tab: await waitForDiffTab(scene.vim) };
+  };
   return scene;
 }
 
@@ -78,10 +71,7 @@ describe('diff views in Vim', { skip }, () => {
   const scene = vimWithClients();
 
   test('the view: a new tab, the file on the left, the proposal on the right, filetype, hint', async () => {
-    const file = scene.file('view.py', 'print(1)\n');
-    const diff = scene.clients.gemini.openDiff(file, 'print(2)\n');
-    await diff.opened;
-    const tab = await diffTab(scene.vim);
+    const { diff, tab } = await scene.propose('gemini', 'view.py', 'print(1)\n', 'print(2)\n');
     assert.equal(tab.tabs, 2);
     const [left, right] = tab.windows;
     assert.deepEqual(left?.lines, ['print(1)']);
@@ -100,15 +90,12 @@ describe('diff views in Vim', { skip }, () => {
     );
     await scene.vim.ex('TandemReject');
     assert.deepEqual(await diff.result, { status: 'rejected' });
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
   });
 
   for (const kind of ['gemini', 'qwen'] as const) {
     test(`${kind}: an edit in the proposal, then :w, accepts the edited text`, async () => {
-      const file = scene.file(`accept-${kind}.txt`, 'one\ntwo\n');
-      const diff = scene.clients[kind].openDiff(file, 'one\nTWO\n');
-      await diff.opened;
-      await diffTab(scene.vim);
+      const { diff } = await scene.propose(kind, `accept-${kind}.txt`, 'one\ntwo\n', 'one\nTWO\n');
       await scene.vim.type('Goedited in Vim');
       await scene.vim.keys('Escape');
       await scene.vim.ex('w');
@@ -116,17 +103,14 @@ describe('diff views in Vim', { skip }, () => {
         status: 'accepted',
         content: 'one\nTWO\nedited in Vim\n',
       });
-      await noDiffLeft(scene.vim);
+      await waitForNoDiffTab(scene.vim);
     });
 
     test(`${kind}: :q rejects`, async () => {
-      const file = scene.file(`reject-${kind}.txt`, 'one\n');
-      const diff = scene.clients[kind].openDiff(file, 'two\n');
-      await diff.opened;
-      await diffTab(scene.vim);
+      const { diff } = await scene.propose(kind, `reject-${kind}.txt`, 'one\n', 'two\n');
       await scene.vim.ex('q');
       assert.deepEqual(await diff.result, { status: 'rejected' });
-      await noDiffLeft(scene.vim);
+      await waitForNoDiffTab(scene.vim);
     });
   }
 
@@ -141,22 +125,16 @@ describe('diff views in Vim', { skip }, () => {
   ];
   for (const [name, act, status] of gestures) {
     test(`${name}: ${status}, one answer`, async () => {
-      const file = scene.file('gesture.txt', 'old\n');
-      const diff = scene.clients.gemini.openDiff(file, 'new\n');
-      await diff.opened;
-      await diffTab(scene.vim);
+      const { diff } = await scene.propose('gemini', 'gesture.txt', 'old\n', 'new\n');
       await act(scene.vim);
       const result = await diff.result;
       assert.deepEqual(result, status === 'accepted' ? { status, content: 'new\n' } : { status });
-      await noDiffLeft(scene.vim);
+      await waitForNoDiffTab(scene.vim);
     });
   }
 
   test(':q on an edited proposal is refused by Vim; :q! rejects', async () => {
-    const file = scene.file('refuse.txt', 'old\n');
-    const diff = scene.clients.qwen.openDiff(file, 'new\n');
-    await diff.opened;
-    await diffTab(scene.vim);
+    const { diff } = await scene.propose('qwen', 'refuse.txt', 'old\n', 'new\n');
     await scene.vim.type('otyped');
     await scene.vim.keys('Escape');
     await scene.vim.ex('q');
@@ -166,32 +144,26 @@ describe('diff views in Vim', { skip }, () => {
     assert.equal((await scene.vim.status()).diffs.length, 1);
     await scene.vim.ex('q!');
     assert.deepEqual(await diff.result, { status: 'rejected' });
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
   });
 
   test('the CLI closing the diff closes the tab and gets the edited text', async () => {
-    const file = scene.file('closed.txt', 'a\n');
-    const diff = scene.clients.gemini.openDiff(file, 'b\n');
-    await diff.opened;
-    await diffTab(scene.vim);
+    const { file, diff } = await scene.propose('gemini', 'closed.txt', 'a\n', 'b\n');
     await scene.vim.type('ochanged in Vim');
     await scene.vim.keys('Escape');
     const content = await scene.clients.gemini.closeDiff(file);
     assert.equal(content, 'b\nchanged in Vim\n');
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
     assert.equal((await diff.result).status, 'rejected');
   });
 
   test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
-    const file = scene.file('kept.txt', 'one\n');
-    const diff = scene.clients.qwen.openDiff(file, 'two\n');
-    await diff.opened;
-    await diffTab(scene.vim);
+    const { file, diff } = await scene.propose('qwen', 'kept.txt', 'one\n', 'two\n');
     await scene.vim.type('Amine');
     await scene.vim.keys('Escape');
     await scene.clients.qwen.resolveDiffFromCli(file, 'accepted');
     await diff.result;
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
     const kept = await waitFor('the buffer with the edits', async () => {
       const buf = await scene.vim.eval<number>(`bufnr('kept.txt (your edits)')`);
       return buf > 0 ? buf : undefined;
@@ -218,13 +190,10 @@ describe('diff views in Vim', { skip }, () => {
   });
 
   test('Gemini CLI closing a diff the user did not edit (cancelled): its message, no buffer, then the outcome', async () => {
-    const file = scene.file('plain.txt', 'one\n');
-    const diff = scene.clients.gemini.openDiff(file, 'two\n');
-    await diff.opened;
-    await diffTab(scene.vim);
+    const { file, diff } = await scene.propose('gemini', 'plain.txt', 'one\n', 'two\n');
     await scene.clients.gemini.resolveDiffFromCli(file, 'rejected');
     await diff.result;
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
     const messages = await scene.vim.eval<string>(`execute('messages')`);
     assert.match(messages, /Tandem: Gemini CLI closed this diff: you answered in its terminal\./);
     assert.equal(await scene.vim.eval(`bufnr('plain.txt (your edits)')`), -1);
@@ -253,7 +222,7 @@ describe('diff views in Vim', { skip }, () => {
     await scene.vim.ex('2tabnext');
     await scene.vim.ex('w');
     assert.deepEqual(await fromGemini.result, { status: 'accepted', content: 'G\n' });
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
   });
 
   test('a 1 MiB proposal travels whole, both ways', async () => {
@@ -262,40 +231,39 @@ describe('diff views in Vim', { skip }, () => {
     const large = line.repeat((1024 * 1024) / line.length);
     const diff = scene.clients.gemini.openDiff(file, large);
     await diff.opened;
-    await diffTab(scene.vim);
+    await waitForDiffTab(scene.vim);
     assert.equal(await scene.vim.eval(`line('$')`), large.length / line.length);
     await scene.vim.ex('w');
     assert.deepEqual(await diff.result, { status: 'accepted', content: large });
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
   });
 
   test('a new file diffs against an empty side', async () => {
-    const file = scene.file('brand-new.txt');
-    const diff = scene.clients.qwen.openDiff(file, 'fresh\n');
-    await diff.opened;
-    const tab = await diffTab(scene.vim);
+    const { diff, tab } = await scene.propose('qwen', 'brand-new.txt', undefined, 'fresh\n');
     assert.deepEqual(tab.windows[0]?.lines, ['']);
     assert.match(tab.windows[0]?.label ?? '', /New file: brand-new\.txt/);
     await scene.vim.ex('w');
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'fresh\n' });
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
   });
 
   test('a proposal is untrusted text: its modelines set nothing', async () => {
     // An unknown file type: Vim runs filetype detection in the proposal's buffer. Modelines are
     // on as for every user but root.
     await scene.vim.ex('set modeline');
-    const file = scene.file('notes.untyped', 'vim: set shiftwidth=6 :\n');
-    const diff = scene.clients.gemini.openDiff(file, 'vim: set shiftwidth=7 :\n');
-    await diff.opened;
-    const tab = await diffTab(scene.vim);
+    const { diff, tab } = await scene.propose(
+      'gemini',
+      'notes.untyped',
+      'vim: set shiftwidth=6 :\n',
+      'vim: set shiftwidth=7 :\n',
+    );
     assert.equal(tab.windows[1]?.current, true);
     assert.notEqual(await scene.vim.eval<number>('&l:shiftwidth'), 7);
     assert.equal(await scene.vim.eval<number>('&l:modeline'), 0);
     await scene.vim.ex('TandemReject');
     await scene.vim.ex('set modeline&');
     assert.deepEqual(await diff.result, { status: 'rejected' });
-    await noDiffLeft(scene.vim);
+    await waitForNoDiffTab(scene.vim);
   });
 
   test("after an accept, the file's buffer shows what the CLI wrote", async () => {
@@ -303,7 +271,7 @@ describe('diff views in Vim', { skip }, () => {
     await scene.vim.command('edit reloaded.txt');
     const diff = scene.clients.gemini.openDiff(file, 'after\n');
     await diff.opened;
-    await diffTab(scene.vim);
+    await waitForDiffTab(scene.vim);
     await scene.vim.ex('w');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
@@ -325,7 +293,7 @@ describe('diff views in Vim', { skip }, () => {
     );
     const diff = scene.clients.gemini.openDiff(file, 'proposal\n');
     await diff.opened;
-    const tab = await diffTab(scene.vim);
+    const tab = await waitForDiffTab(scene.vim);
     assert.deepEqual(tab.windows[0]?.lines, ['disk']);
     assert.match(tab.windows[0]?.label ?? '', /unsaved changes in Vim/);
     await scene.vim.ex('w');
@@ -352,12 +320,12 @@ describe('quitting Vim with a diff open', { skip }, () => {
       // Gemini's file, Qwen's lock and legacy file, Claude Code's lock.
       assert.equal(status.discovery_files.length, 4);
       assert.ok(status.discovery_files.every((file) => existsSync(file)));
-      gemini = await connectedClient(sandbox, 'gemini');
+      gemini = await connectedClientIn(sandbox, 'gemini');
       const file = path.join(sandbox.workspace, 'pending.txt');
       writeFileSync(file, 'a\n');
       const diff = gemini.openDiff(file, 'b\n');
       await diff.opened;
-      await diffTab(vim);
+      await waitForDiffTab(vim);
       await vim.type('oedited');
       await vim.keys('Escape');
       await vim.ex('qa!');

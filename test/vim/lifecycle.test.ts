@@ -9,14 +9,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  connectedClientIn,
   needShell,
   processEnvironment,
-  realClientIn,
   Sandbox,
   VimSession,
   vimSkipReason,
   waitFor,
   type RealClient,
+  type VimOptions,
   type VimStatus,
 } from '@tandem/testkit';
 
@@ -26,23 +27,30 @@ function json(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
-describe('Tandem with Vim', { skip }, () => {
-  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: VimStatus };
-  let gemini: RealClient | undefined;
-
+/**
+ * Vim started with `options`, Tandem running, for the tests of one block; the client a test puts
+ * in `scene.client` is ended with them.
+ */
+function runningVim(options?: VimOptions) {
+  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: VimStatus; client?: RealClient };
   before(async () => {
     scene.sandbox = new Sandbox();
-    scene.vim = await VimSession.start(scene.sandbox, {
-      before: [
-        `let g:tandem_clis = {'certificates': ['sh', '-c', 'printenv NODE_EXTRA_CA_CERTS > cli-certificates.out']}`,
-      ],
-    });
+    scene.vim = await VimSession.start(scene.sandbox, options);
     scene.status = await scene.vim.waitForState('running');
   });
   after(async () => {
-    await gemini?.kill();
+    await scene.client?.kill();
     await scene.vim?.close();
     scene.sandbox?.remove();
+  });
+  return scene;
+}
+
+describe('Tandem with Vim', { skip }, () => {
+  const scene = runningVim({
+    before: [
+      `let g:tandem_clis = {'certificates': ['sh', '-c', 'printenv NODE_EXTRA_CA_CERTS > cli-certificates.out']}`,
+    ],
   });
 
   test('it starts with Vim; the discovery files name Vim, its PID and its folder', async () => {
@@ -66,8 +74,7 @@ describe('Tandem with Vim', { skip }, () => {
   });
 
   test('the status line names the connected CLI; :TandemStatus shows it', async () => {
-    gemini = await realClientIn(scene.sandbox, 'gemini');
-    assert.equal((await gemini.connect()).status, 'connected');
+    scene.client = await connectedClientIn(scene.sandbox, 'gemini');
     await waitFor('the status line', async () =>
       (await scene.vim.eval<string>('tandem#statusline()')) === 'Tandem: Gemini CLI'
         ? true
@@ -149,19 +156,7 @@ async function messages(vim: VimSession, pattern: RegExp): Promise<string[]> {
 }
 
 describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
-  const scene = {} as { sandbox: Sandbox; vim: VimSession; status: VimStatus };
-  let qwen: RealClient | undefined;
-
-  before(async () => {
-    scene.sandbox = new Sandbox();
-    scene.vim = await VimSession.start(scene.sandbox);
-    scene.status = await scene.vim.waitForState('running');
-  });
-  after(async () => {
-    await qwen?.kill();
-    await scene.vim?.close();
-    scene.sandbox?.remove();
-  });
+  const scene = runningVim();
 
   test("the warnings of the sandbox (IDE mode off, Qwen's default approval mode) are told once, and :TandemStatus shows each with its fix", async () => {
     const { warnings } = scene.status;
@@ -190,8 +185,7 @@ describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
       JSON.stringify({ ide: { enabled: true }, tools: { approvalMode: 'default' } }),
     );
     // The sidecar looks again when a CLI connects.
-    qwen = await realClientIn(scene.sandbox, 'qwen');
-    assert.equal((await qwen.connect()).status, 'connected');
+    scene.client = await connectedClientIn(scene.sandbox, 'qwen');
     const changed = await waitFor('the warnings about Qwen Code to go', async () => {
       const { warnings } = await scene.vim.status();
       return warnings.some((w) => w.code === 'no-diffs') ? undefined : warnings;

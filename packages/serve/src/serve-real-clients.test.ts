@@ -4,19 +4,20 @@
  * real Chromium.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   chromiumMissing,
+  connectedClientIn,
   launchChromium,
-  startRealClient,
+  Sandbox,
   type ClientKind,
   type RealClient,
 } from '@tandem/testkit';
 import { startServe, type ServeProcess } from './serve-process.fixture.js';
+import { writtenNotice } from './written-notice.fixture.js';
 
 const missing = chromiumMissing();
 const clientNames: Record<ClientKind, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
@@ -25,10 +26,7 @@ const PROPOSAL = 'export function greet(name: string) {\n  return `Hello, ${name
 
 for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) {
   describe(`tandem serve with the real ${kind} client`, { skip: missing }, () => {
-    let root: string;
-    let workspace: string;
-    let tmpDir: string;
-    let qwenHome: string;
+    let sandbox: Sandbox;
     let filePath: string;
     let serve: ServeProcess;
     let browser: BrowserContext;
@@ -36,18 +34,11 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
     let client: RealClient | undefined;
 
     before(async () => {
-      root = realpathSync(mkdtempSync(join(tmpdir(), `tandem-serve-${kind}-`)));
-      workspace = join(root, 'workspace');
-      tmpDir = join(root, 'tmp');
-      qwenHome = join(root, 'qwen-home');
-      for (const dir of [workspace, tmpDir, qwenHome, join(root, 'home')]) mkdirSync(dir);
-      mkdirSync(join(workspace, 'src'));
-      filePath = join(workspace, 'src', 'greet.ts');
-      serve = await startServe([], {
-        cwd: workspace,
-        env: { ...process.env, TMPDIR: tmpDir, QWEN_HOME: qwenHome, HOME: join(root, 'home') },
-      });
-      browser = await launchChromium(join(root, 'profile'));
+      sandbox = new Sandbox(`tandem-serve-${kind}-`);
+      mkdirSync(join(sandbox.workspace, 'src'));
+      filePath = join(sandbox.workspace, 'src', 'greet.ts');
+      serve = await startServe([], { cwd: sandbox.workspace, env: sandbox.env() });
+      browser = await launchChromium(join(sandbox.root, 'profile'));
       page = await browser.newPage();
       await page.goto(serve.url);
       await page.locator('.connection[data-state="live"]').waitFor();
@@ -55,9 +46,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
 
     beforeEach(async () => {
       writeFileSync(filePath, ORIGINAL);
-      client = await startRealClient({ kind, cwd: workspace, tmpDir, qwenHome });
-      const state = await client.connect();
-      assert.equal(state.status, 'connected', state.details);
+      client = await connectedClientIn(sandbox, kind);
       assert.equal(client.detectedIde?.displayName, 'Tandem (browser)');
     });
 
@@ -69,7 +58,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
     after(async () => {
       await browser?.close();
       await serve?.stop('SIGKILL');
-      rmSync(root, { recursive: true, force: true });
+      sandbox?.remove();
     });
 
     const review = () => page.locator('.review:not([hidden])');
@@ -130,15 +119,7 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
       // As the whole CLI does next: Gemini CLI writes the text it got back, Qwen Code its own
       // proposal. The engine sees the write, and the page says which it was.
       writeFileSync(filePath, kind === 'gemini' ? `${PROPOSAL}// draft\n` : PROPOSAL);
-      const notice = page.locator(kind === 'qwen' ? '.kept-edits' : '.outcome');
-      await notice
-        .locator('.diff-outcome', {
-          hasText:
-            kind === 'gemini'
-              ? 'Gemini CLI wrote greet.ts with your edits (approved in its terminal).'
-              : 'Qwen Code wrote its own proposal to greet.ts, not your edits',
-        })
-        .waitFor({ timeout: 60_000 });
+      const notice = await writtenNotice(page, kind, 'greet.ts');
       await notice.getByRole('button', { name: 'Dismiss' }).click();
     });
 

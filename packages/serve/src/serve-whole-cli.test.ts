@@ -20,6 +20,7 @@ import {
   type CliSession,
 } from '@tandem/testkit';
 import { startServe } from './serve-process.fixture.js';
+import { writtenNotice } from './written-notice.fixture.js';
 
 const EXAMPLE = new URL('../../../examples/workspace/', import.meta.url);
 const missing = chromiumMissing();
@@ -130,15 +131,7 @@ for (const cli of ['gemini', 'qwen'] as const) {
         await until(() => readFileSync(target, 'utf8') === written, `${target} to be written`);
         // The edits Qwen Code drops are kept on the page with what it wrote; Gemini CLI wrote
         // them, and the page says so in a notice of its own.
-        const notice = page.locator(cli === 'qwen' ? '.kept-edits' : '.outcome');
-        await notice
-          .locator('.diff-outcome', {
-            hasText:
-              cli === 'gemini'
-                ? 'Gemini CLI wrote stats.js with your edits (approved in its terminal).'
-                : 'Qwen Code wrote its own proposal to stats.js, not your edits',
-          })
-          .waitFor({ timeout: 60_000 });
+        const notice = await writtenNotice(page, cli, 'stats.js');
         if (cli === 'qwen') {
           assert.equal(
             await notice.locator('textarea').inputValue(),

@@ -79,3 +79,5 @@ export function realClientIn(sandbox: Sandbox, kind: ClientKind): Promise<RealCl
   const { workspace: cwd, tmpDir, qwenHome, home } = sandbox;
   return startRealClient({ kind, cwd, tmpDir, qwenHome, home });
 }
+export { connectedClientIn } from './connected-client.js';
+export { childOutput, type ChildOutput } from './child-output.js';

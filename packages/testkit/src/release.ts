@@ -3,6 +3,7 @@
  * built files, once per set of inputs (kept in `.cache/release/KEY`, so every test file of a
  * run shares one), and the `tandem` command installed from its npm tarball into a sandbox.
  */
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -173,6 +174,11 @@ export function userPath(first: string): string {
   return [first, ...others].join(path.delimiter);
 }
 
+/** A user's PATH in `sandbox` on which there is no `tandem` at all. */
+export function pathWithoutTandem(sandbox: Sandbox): string {
+  return userPath(mkdirSync(path.join(sandbox.root, 'no-tandem'), { recursive: true })!);
+}
+
 /** npm run sets npm_config_* (the prefix among them): a user's npm sees none of them. */
 function withoutNpmConfig(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
@@ -202,4 +208,29 @@ export function userInstall(): UserInstall | undefined {
   after(() => sandbox.remove());
   const tandem = installTandem(sandbox, release);
   return { release, tandem, pluginDir: pluginClone(path.join(sandbox.root, 'plugin')) };
+}
+
+/** That an editor's status view says the release's version is running on the installed `tandem`. */
+export function assertStatusNamesInstall(shown: string, { release, tandem }: UserInstall): void {
+  assert.match(shown, new RegExp(`^Tandem ${release.version}: running`, 'm'));
+  assert.ok(shown.includes(`Sidecar: ${tandem.prefix}/bin/tandem bridge`), shown);
+}
+
+/**
+ * That Tandem, finding no `tandem`, failed with the message that says what to run, and that the
+ * editor's `messages` hold it once. `close` ends a quoted name (Emacs quotes `so').
+ */
+export function assertNoTandemSaidOnce(
+  error: string | null | undefined,
+  messages: string,
+  close = '`',
+): void {
+  const name = `\`tandem${close}`;
+  assert.match(
+    error ?? '',
+    new RegExp(
+      `^no ${name} command: run \`npm run build:sidecar${close} in \\S+, or put a ${name} on`,
+    ),
+  );
+  assert.equal(messages.split(`no ${name} command`).length - 1, 1, messages);
 }

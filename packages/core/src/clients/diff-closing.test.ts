@@ -9,7 +9,14 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { realClientIn, RecordingEditor, Sandbox, waitFor, type RealClient } from '@tandem/testkit';
+import {
+  connectedClientIn,
+  realClientIn,
+  RecordingEditor,
+  Sandbox,
+  waitFor,
+  type RealClient,
+} from '@tandem/testkit';
 import type { DiffClosedNotice, DiffOutcomeNotice } from '../editor-port.js';
 import { startEngine } from '../engine.fixture.js';
 import type { Engine } from '../engine.js';
@@ -70,9 +77,7 @@ for (const kind of ['gemini', 'qwen'] as const) {
       sandbox = new Sandbox();
       editor = new ClosingEditor();
       engine = await startEngine(sandbox, editor);
-      client = await realClientIn(sandbox, kind);
-      const state = await client.connect();
-      assert.equal(state.status, 'connected', state.details);
+      client = await connectedClientIn(sandbox, kind);
     });
     after(async () => {
       await client?.kill();

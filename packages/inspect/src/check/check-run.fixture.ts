@@ -80,6 +80,37 @@ export function assertPassed(run: CheckRun): void {
   assert.equal(run.report?.counts.skip, 0);
 }
 
+/**
+ * `tandem check --interactive --json` in the sandbox's workspace and environment, the diffs
+ * answered by `person`.
+ */
+export function runInteractiveCheck(
+  sandbox: Sandbox,
+  person: PersonScript,
+  timeLimitSeconds = 60,
+): Promise<CheckRun> {
+  return runCheck(
+    [
+      '--cwd',
+      sandbox.workspace,
+      '--interactive',
+      '--time-limit',
+      String(timeLimitSeconds),
+      '--json',
+    ],
+    { env: sandbox.env(), cwd: sandbox.workspace, person },
+  );
+}
+
+/** That `run` passed (as `assertPassed` says) and went through every section, Diffs included. */
+export function assertPassedEverySection(run: CheckRun): void {
+  assertPassed(run);
+  assert.deepEqual(
+    run.report?.sections.map((section) => section.name),
+    ['Discovery', 'Security', 'Transport', 'Sessions', 'Diffs'],
+  );
+}
+
 /** The word in the name of the file each step's diff opens on. */
 const FILE_WORD: Record<string, string> = {
   accept: 'accept',
@@ -147,14 +178,10 @@ export function describeCheckAgainst(
         await editor.close();
         sandbox.remove();
       });
-      const limit = String(timeLimitSeconds);
-      const run = await runCheck(
-        ['--cwd', sandbox.workspace, '--interactive', '--time-limit', limit, '--json'],
-        {
-          env: sandbox.env(),
-          cwd: sandbox.workspace,
-          person: (key, { pressEnter }) => answer(editor, gestures, key, pressEnter),
-        },
+      const run = await runInteractiveCheck(
+        sandbox,
+        (key, { pressEnter }) => answer(editor, gestures, key, pressEnter),
+        timeLimitSeconds,
       );
       assertPassed(run);
     });

@@ -10,7 +10,7 @@ import { missing, ReviewPage, Sandbox, TANDEM, waitFor } from '@tandem/testkit';
 
 const unbuilt = missing([], existsSync(TANDEM) ? [] : [`${TANDEM} is not built (npm run build)`]);
 import { containerFacts } from '@tandem/core';
-import { assertPassed, runCheck } from './check-run.fixture.js';
+import { assertPassed, runInteractiveCheck } from './check-run.fixture.js';
 import { checkDiscovery } from './discovery-checks.js';
 
 describe('tandem check against tandem serve', { skip: unbuilt }, () => {
@@ -56,36 +56,30 @@ describe('tandem check against tandem serve', { skip: unbuilt }, () => {
   }
 
   it('passes every check, the diffs answered on the review page', async () => {
-    const run = await runCheck(
-      ['--cwd', sandbox.workspace, '--interactive', '--time-limit', '60', '--json'],
-      {
-        // A plain terminal of this machine: no variable of the editor's terminals.
-        env: sandbox.env(),
-        cwd: sandbox.workspace,
-        person: async (key, { pressEnter }) => {
-          const review = await page.newest();
-          switch (key) {
-            case 'accept':
-              assert.equal(await page.act(review.id, 'accept', `${review.proposal}added\n`), 204);
-              return;
-            case 'reject':
-              assert.equal(await page.act(review.id, 'reject'), 204);
-              return;
-            case 'edit':
-              assert.equal(await page.act(review.id, 'draft', `${review.proposal}edit\n`), 204);
-              pressEnter();
-              return;
-            case 'empty':
-              assert.equal(await page.act(review.id, 'accept', ''), 422, 'an emptied accept');
-              assert.equal(await page.act(review.id, 'reject'), 204);
-              return;
-            case 'quit':
-              serve.kill('SIGTERM');
-              return;
-          }
-        },
-      },
-    );
+    // The sandbox's environment, a plain terminal of this machine: no variable of the editor's
+    // terminals.
+    const run = await runInteractiveCheck(sandbox, async (key, { pressEnter }) => {
+      const review = await page.newest();
+      switch (key) {
+        case 'accept':
+          assert.equal(await page.act(review.id, 'accept', `${review.proposal}added\n`), 204);
+          return;
+        case 'reject':
+          assert.equal(await page.act(review.id, 'reject'), 204);
+          return;
+        case 'edit':
+          assert.equal(await page.act(review.id, 'draft', `${review.proposal}edit\n`), 204);
+          pressEnter();
+          return;
+        case 'empty':
+          assert.equal(await page.act(review.id, 'accept', ''), 422, 'an emptied accept');
+          assert.equal(await page.act(review.id, 'reject'), 204);
+          return;
+        case 'quit':
+          serve.kill('SIGTERM');
+          return;
+      }
+    });
     assertPassed(run);
     // In a container (this machine may be one), the container rule is its own advice.
     const container = run.report?.sections

@@ -229,11 +229,7 @@ describe('tandem doctor', () => {
   test('values from a discovery file are printed escaped: no title, clipboard, erased line or new line', async () => {
     const ws = scene().folder('ws');
     const engine = await scene().startEngine([ws], { hidden: true });
-    const hostile = 'Ed\u001b]0;owned\u0007\u001b]52;c;cm0gLXJm\u0007\r\u001b[2K\n✓ all good\u202e';
-    scene().writeFileFor('gemini', {
-      ...scene().fieldsFor(engine, `${ws}${hostile}`),
-      ideInfo: { name: 'vscode', displayName: hostile },
-    });
+    scene().writeHostileFile(engine, ws, '✓ all good');
     const { stdout } = await doctor(ws);
     for (const line of stdout.split('\n')) assert.equal(printable(line), line);
     assert.doesNotMatch(stdout, /^✓ all good/m);

@@ -154,11 +154,7 @@ describe('tandem env', () => {
     const ws = scene().folder('ws');
     const other = scene().folder('other');
     const engine = await scene().startEngine([other], { hidden: true });
-    const hostile = 'Ed\u001b]0;owned\u0007\u001b]52;c;cm0gLXJm\u0007\r\u001b[2K\nexport X=1\u202e';
-    scene().writeFileFor('gemini', {
-      ...scene().fieldsFor(engine, `${other}${hostile}`),
-      ideInfo: { name: 'vscode', displayName: hostile },
-    });
+    scene().writeHostileFile(engine, other, 'export X=1');
     const { status, stderr } = await tandemEnv(ws);
     assert.equal(status, 1);
     assert.match(stderr, /Running editors and their folders/);

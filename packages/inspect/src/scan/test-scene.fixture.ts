@@ -108,6 +108,19 @@ export class TestScene {
   }
 
   /**
+   * Gemini CLI's discovery file of `engine` whose workspace path (`workspace` and more) and editor
+   * name carry what a terminal obeys: a title, a clipboard write, an erased line, then
+   * `forgedLine` on a line of its own and a right-to-left override.
+   */
+  writeHostileFile(engine: Engine, workspace: string, forgedLine: string): string {
+    const hostile = `Ed\u001b]0;owned\u0007\u001b]52;c;cm0gLXJm\u0007\r\u001b[2K\n${forgedLine}\u202e`;
+    return this.writeFileFor('gemini', {
+      ...this.fieldsFor(engine, `${workspace}${hostile}`),
+      ideInfo: { name: 'vscode', displayName: hostile },
+    });
+  }
+
+  /**
    * The discovery file that the CLI of `kind` reads, holding `content` (whose `port` names it):
    * Gemini CLI's named after `pid`, or Qwen Code's lock with `pid` as its `ppid`.
    */

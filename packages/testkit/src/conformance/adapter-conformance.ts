@@ -204,6 +204,9 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
       writeFileSync(second, 'other file\n');
     });
     const test = casesOf(scene);
+    /** Waits until the client sees `text` (undefined: nothing) selected in the active file. */
+    const selectionSeen = (what: string, text: string | undefined) =>
+      waitForActive(client(scene, kind), what, (f) => f.selectedText === text);
 
     test('an opened file is active, with the cursor at line 1, character 1', async () => {
       await scene.editor.openFile(first);
@@ -230,25 +233,17 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
 
     test('the selected text reaches the client', async () => {
       await scene.editor.select({ line: 2, character: 1 }, { line: 2, character: 8 });
-      await waitForActive(
-        client(scene, kind),
-        'the selection',
-        (f) => f.selectedText === 'héllo 文件',
-      );
+      await selectionSeen('the selection', 'héllo 文件');
     });
 
     test('a selection across lines', async () => {
       await scene.editor.select({ line: 1, character: 7 }, { line: 2, character: 5 });
-      await waitForActive(
-        client(scene, kind),
-        'the selection across lines',
-        (f) => f.selectedText === 'beta\nhéllo',
-      );
+      await selectionSeen('the selection across lines', 'beta\nhéllo');
     });
 
     test('ending the selection clears it', { skip: driver.cannot?.endingSelection }, async () => {
       await scene.editor.clearSelection();
-      await waitForActive(client(scene, kind), 'no selection', (f) => f.selectedText === undefined);
+      await selectionSeen('no selection', undefined);
     });
 
     test('a selection longer than the clients keep reaches them cut, and marked', async () => {
@@ -256,14 +251,10 @@ function describeContext(driver: AdapterDriver, kind: ClientKind): void {
       await scene.editor.select({ line: 1, character: 1 }, { line: lines.length, character: 1 });
       const selected = `${lines.join('\n')}`.slice(0, -(lines.at(-1)!.length - 1));
       const kept = selected.slice(0, KEPT_SELECTION - TRUNCATION_MARK.length) + TRUNCATION_MARK;
-      await waitForActive(
-        client(scene, kind),
-        'the long selection, cut',
-        (f) => f.selectedText === kept,
-      );
+      await selectionSeen('the long selection, cut', kept);
       await scene.editor.clearSelection();
       if (driver.cannot?.endingSelection) return; // the next move of the cursor ends it
-      await waitForActive(client(scene, kind), 'no selection', (f) => f.selectedText === undefined);
+      await selectionSeen('no selection', undefined);
     });
 
     test('every open file is listed; the one focused last is active', async () => {

@@ -54,3 +54,28 @@ export function waitForTandemState<S extends { state: string; error?: string | n
     options.timeoutMs,
   );
 }
+
+/** A tab page as Neovim's and Vim's sessions see it: how many tabs, and the windows of this one. */
+type TabView = { tabs: number; windows: { diff: unknown }[] };
+
+/** An editor that shows a diff in a tab of its own (Neovim, Vim). */
+interface TabbedEditor<T extends TabView> {
+  currentTab(): Promise<T>;
+  status(): Promise<{ diffs: unknown[] }>;
+}
+
+/** Waits until the current tab is a diff view (two diff windows), and returns it. */
+export function waitForDiffTab<T extends TabView>(editor: TabbedEditor<T>): Promise<T> {
+  return waitFor('a diff tab', async () => {
+    const tab = await editor.currentTab();
+    return tab.windows.length === 2 && tab.windows.every((w) => w.diff) ? tab : undefined;
+  });
+}
+
+/** Waits until no diff view is left: one tab, and Tandem holds no diff. */
+export function waitForNoDiffTab<T extends TabView>(editor: TabbedEditor<T>): Promise<true> {
+  return waitFor('the diff tab to close', async () => {
+    const [tab, status] = await Promise.all([editor.currentTab(), editor.status()]);
+    return tab.tabs === 1 && status.diffs.length === 0 ? true : undefined;
+  });
+}

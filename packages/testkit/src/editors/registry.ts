@@ -25,51 +25,49 @@ export interface EditorFamily {
   versions: VersionSource[];
 }
 
+/** The usual three: Debian 12's package, Debian 13's, and unstable's as `newest`. */
+function fromDebian(system: string, trixie: string): VersionSource[] {
+  return [
+    { label: system, from: 'system' },
+    { label: trixie, from: 'trixie' },
+    { label: 'newest', from: 'sid' },
+  ];
+}
+
+/** A family whose variable is `TANDEM_` and its short name in capitals. */
+function family(name: EditorName, rest: Omit<EditorFamily, 'variable'>): EditorFamily {
+  return { ...rest, variable: `TANDEM_${name.toUpperCase()}` };
+}
+
 export const EDITORS: Record<EditorName, EditorFamily> = {
-  nvim: {
+  nvim: family('nvim', {
     title: 'Neovim',
     program: 'nvim',
     versionPattern: /^NVIM v(\d+\.\d+\.\d+)/m,
-    variable: 'TANDEM_NVIM',
-    versions: [
-      { label: '0.7', from: 'system' },
-      { label: '0.10', from: 'trixie' },
-      { label: 'newest', from: 'sid' },
-    ],
-  },
-  vim: {
+    versions: fromDebian('0.7', '0.10'),
+  }),
+  vim: family('vim', {
     title: 'Vim',
     program: 'vim',
     versionPattern: /^VIM - Vi IMproved (\d+\.\d+)/m,
-    variable: 'TANDEM_VIM',
-    versions: [
-      { label: '9.0', from: 'system' },
-      { label: '9.1', from: 'trixie' },
-      { label: 'newest', from: 'sid' },
-    ],
-  },
-  emacs: {
+    versions: fromDebian('9.0', '9.1'),
+  }),
+  emacs: family('emacs', {
     title: 'Emacs',
     program: 'emacs',
     versionPattern: /^GNU Emacs (\d+\.\d+)/m,
-    variable: 'TANDEM_EMACS',
-    versions: [
-      { label: '28.2', from: 'system' },
-      { label: '30.1', from: 'trixie' },
-      { label: 'newest', from: 'sid' },
-    ],
-  },
+    versions: fromDebian('28.2', '30.1'),
+  }),
   // Not in Debian 12: both versions come from roots. It reaches Tandem through `tandem lsp`.
-  helix: {
+  helix: family('helix', {
     title: 'Helix',
     program: 'hx',
     versionPattern: /^helix (\d+\.\d+(?:\.\d+)?)/m,
-    variable: 'TANDEM_HELIX',
     versions: [
       { label: '25.01', from: 'trixie' },
       { label: 'newest', from: 'sid' },
     ],
-  },
+  }),
 };
 
 /** Whether a program reporting `version` is what `label` promises. */
