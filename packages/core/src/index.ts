@@ -60,6 +60,13 @@ export {
   claudeLockPath,
 } from './clients/claude-rules.js';
 export {
+  claudeSettings,
+  claudeStateFile,
+  type ClaudeSettings,
+  type ClaudeSettingsLayer,
+} from './clients/claude-settings.js';
+export { claudeLockFolders, claudeLocks, type ClaudeLock } from './discovery/claude-locks.js';
+export {
   ALL_CLI_VARIABLES,
   CLI_VARIABLES,
   discoveryContent,
