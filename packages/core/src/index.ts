@@ -36,7 +36,11 @@ export {
   terminalOutcome,
   type ClosingMessages,
 } from './clients/diff-rules.js';
-export { type OtherEditor } from './clients/companion-warnings.js';
+export {
+  claudeSettingsWarnings,
+  stopOtherClaudeCompanion,
+  type OtherEditor,
+} from './clients/companion-warnings.js';
 export {
   companionWarnings,
   otherEditors,

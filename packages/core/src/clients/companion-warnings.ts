@@ -123,8 +123,16 @@ function claudeWarnings(
   { claude, claudeCompanions }: WarningFacts,
   input: WarningInput,
 ): CompanionWarning[] {
+  return [
+    ...(input.showsDiffs ? claudeSettingsWarnings(claude) : []),
+    ...claudeCompanions.map((other) => otherClaudeWarning(other, input)),
+  ];
+}
+
+/** What Claude Code's settings do to the diffs an editor would show (for `doctor` too). */
+export function claudeSettingsWarnings(claude: ClaudeSettings): CompanionWarning[] {
   const warnings: CompanionWarning[] = [];
-  if (input.showsDiffs && !claude.showsDiffs) {
+  if (!claude.showsDiffs) {
     const where = claude.decidedBy
       ? `set in ${claude.decidedBy.path}`
       : claude.version
@@ -143,7 +151,7 @@ function claudeWarnings(
         `{"permissions": {"defaultMode": "default"}} in ${file}.`,
     });
   }
-  if (input.showsDiffs && claude.terminalDiffTool) {
+  if (claude.terminalDiffTool) {
     warnings.push({
       code: 'terminal-diffs',
       cli: 'claude',
@@ -155,12 +163,11 @@ function claudeWarnings(
         `in ${claude.terminalDiffTool}.`,
     });
   }
-  for (const other of claudeCompanions) warnings.push(otherClaudeWarning(other, input));
   return warnings;
 }
 
 /** What to do about each known companion, by the name its lock gives its editor. */
-function stopOtherClaudeCompanion(ideName: string): string {
+export function stopOtherClaudeCompanion(ideName: string): string {
   if (/code|cursor|windsurf|vscodium/i.test(ideName)) {
     return `disable Anthropic's Claude Code extension in that ${ideName} window`;
   }
