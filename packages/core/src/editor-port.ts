@@ -168,14 +168,16 @@ export interface EditorEvents {
  * - `ide-mode-off`: the CLI never looks for an editor;
  * - `no-diffs`: its approval mode writes edits without asking, so no diff reaches the editor;
  * - `container`: Gemini CLI dials `host.docker.internal` from a terminal this editor did not open;
- * - `shared-folder`: another editor serves the same folder, and a CLI may pick either.
+ * - `shared-folder`: another editor serves the same folder, and a CLI may pick either;
+ * - `terminal-diffs`: Claude Code's `diffTool` keeps every diff in its terminal.
  */
-export type WarningCode = 'ide-mode-off' | 'no-diffs' | 'container' | 'shared-folder';
+export type WarningCode =
+  'ide-mode-off' | 'no-diffs' | 'container' | 'shared-folder' | 'terminal-diffs';
 
 export interface CompanionWarning {
   code: WarningCode;
-  /** The CLI concerned; absent when it concerns both. */
-  cli?: CliKind;
+  /** The CLI concerned; absent when it concerns every one. */
+  cli?: CliKind | 'claude';
   /** What goes wrong, in one or two sentences. */
   message: string;
   /** What to do about it. */

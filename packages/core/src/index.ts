@@ -36,7 +36,11 @@ export {
   terminalOutcome,
   type ClosingMessages,
 } from './clients/diff-rules.js';
-export { type OtherEditor } from './clients/companion-warnings.js';
+export {
+  claudeSettingsWarnings,
+  stopOtherClaudeCompanion,
+  type OtherEditor,
+} from './clients/companion-warnings.js';
 export {
   companionWarnings,
   otherEditors,
@@ -59,6 +63,13 @@ export {
   claudeIdeDir,
   claudeLockPath,
 } from './clients/claude-rules.js';
+export {
+  claudeSettings,
+  claudeStateFile,
+  type ClaudeSettings,
+  type ClaudeSettingsLayer,
+} from './clients/claude-settings.js';
+export { claudeLockFolders, claudeLocks, type ClaudeLock } from './discovery/claude-locks.js';
 export {
   ALL_CLI_VARIABLES,
   CLI_VARIABLES,

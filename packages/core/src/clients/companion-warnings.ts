@@ -8,6 +8,7 @@ import {
   type CliKind,
   type CliSettings,
 } from './cli-settings.js';
+import type { ClaudeSettings } from './claude-settings.js';
 import { CONTAINER_LOOPBACK_VARIABLE, geminiHost, type ContainerFacts } from './container-rules.js';
 import type { DiscoveryLocations } from './discovery-rules.js';
 
@@ -42,12 +43,23 @@ export interface WarningInput {
   connectedClients?: string[];
 }
 
+/** Another companion's live Claude Code lock (not Tandem's) whose folders overlap this one's. */
+export interface OtherClaudeCompanion {
+  port: number;
+  pid: number;
+  ideName: string;
+  folders: string[];
+}
+
 /** What the warnings are computed from: each CLI's settings, the other live editors. */
 export interface WarningFacts {
   locations: DiscoveryLocations;
   settings: Record<CliKind, CliSettings>;
   /** The other live companions whose folders overlap this one's. */
   others: OtherEditor[];
+  claude: ClaudeSettings;
+  /** Other companions that Claude Code may pick for this folder. */
+  claudeCompanions: OtherClaudeCompanion[];
 }
 
 /** Every warning that applies to a companion serving `input.workspaceFolders`, given `facts`. */
@@ -58,6 +70,8 @@ export function warningsFor(input: WarningInput, facts: WarningFacts): Companion
     ),
     ...containerWarnings(input),
     ...facts.others.map((other) => sharedFolderWarning(other, input)),
+    // Only someone who has Claude Code needs to hear about it.
+    ...(facts.claude.installed ? claudeWarnings(facts, input) : []),
   ];
 }
 
@@ -103,6 +117,80 @@ function settingsWarnings(
     });
   }
   return warnings;
+}
+
+function claudeWarnings(
+  { claude, claudeCompanions }: WarningFacts,
+  input: WarningInput,
+): CompanionWarning[] {
+  return [
+    ...(input.showsDiffs ? claudeSettingsWarnings(claude) : []),
+    ...claudeCompanions.map((other) => otherClaudeWarning(other, input)),
+  ];
+}
+
+/** What Claude Code's settings do to the diffs an editor would show (for `doctor` too). */
+export function claudeSettingsWarnings(claude: ClaudeSettings): CompanionWarning[] {
+  const warnings: CompanionWarning[] = [];
+  if (!claude.showsDiffs) {
+    const where = claude.decidedBy
+      ? `set in ${claude.decidedBy.path}`
+      : claude.version
+        ? `the default of Claude Code ${claude.version}`
+        : 'the default of its newest releases';
+    // A folder's file outranks the user's: the fix goes where the mode is set.
+    const file = claude.decidedBy?.path ?? claude.userFile;
+    warnings.push({
+      code: 'no-diffs',
+      cli: 'claude',
+      message:
+        `Claude Code starts in permission mode "${claude.mode}" (${where}): it writes edits ` +
+        `without asking, so no diff is ever shown in the editor, though /ide says it is connected.`,
+      fix:
+        `Start it with --permission-mode default, or set ` +
+        `{"permissions": {"defaultMode": "default"}} in ${file}.`,
+    });
+  }
+  if (claude.terminalDiffTool) {
+    warnings.push({
+      code: 'terminal-diffs',
+      cli: 'claude',
+      message:
+        `Claude Code's diff tool is "terminal" (diffTool in ${claude.terminalDiffTool}): ` +
+        `it shows every proposed edit in its terminal, never in the editor.`,
+      fix:
+        `Type /config in Claude Code and set "Diff tool" to auto, or set "diffTool": "auto" ` +
+        `in ${claude.terminalDiffTool}.`,
+    });
+  }
+  return warnings;
+}
+
+/** What to do about each known companion, by the name its lock gives its editor. */
+export function stopOtherClaudeCompanion(ideName: string): string {
+  if (/code|cursor|windsurf|vscodium/i.test(ideName)) {
+    return `disable Anthropic's Claude Code extension in that ${ideName} window`;
+  }
+  if (/neovim|nvim/i.test(ideName)) return `stop claudecode.nvim there (:ClaudeCodeStop)`;
+  if (/emacs/i.test(ideName)) return `stop claude-code-ide.el there (M-x claude-code-ide-stop)`;
+  return `stop that companion`;
+}
+
+function otherClaudeWarning(other: OtherClaudeCompanion, input: WarningInput): CompanionWarning {
+  return {
+    code: 'shared-folder',
+    cli: 'claude',
+    message:
+      `Another Claude Code companion serves this folder: ${other.ideName} (PID ${other.pid}, ` +
+      `port ${other.port}, folder ${other.folders.join(', ') || '(none)'}). Claude Code started ` +
+      `with --ide, or a pick in /ide, may connect to it instead of this editor.`,
+    fix:
+      (input.ownTerminals
+        ? `Start Claude Code in this editor's terminal (it connects here by itself), or in another `
+        : `In the terminal of Claude Code `) +
+      `run ${envLine(input.tandem, input.env, ` --port ${input.port}`)} before it; ` +
+      `or ${stopOtherClaudeCompanion(other.ideName)}.`,
+  };
 }
 
 function containerWarnings(input: WarningInput): CompanionWarning[] {

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 
 /**
- * Which version of a CLI the user runs: the npm package of the first `gemini` or `qwen` on the
+ * Which version of a CLI the user runs: the npm package of the first `gemini`, `qwen` or `claude` on the
  * PATH, found from the command's real path (npm links the command to a file of its package).
  * Some rules change between versions (Qwen Code's default approval mode, `cli-settings.ts`).
  */
@@ -11,6 +11,7 @@ import { delimiter, dirname, join } from 'node:path';
 export const CLI_PACKAGES = {
   gemini: { command: 'gemini', packageName: '@google/gemini-cli' },
   qwen: { command: 'qwen', packageName: '@qwen-code/qwen-code' },
+  claude: { command: 'claude', packageName: '@anthropic-ai/claude-code' },
 } as const;
 
 /** The version of `client` that runs from this PATH, or undefined when none is found. */

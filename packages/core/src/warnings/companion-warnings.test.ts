@@ -119,6 +119,91 @@ describe('companion warnings', () => {
     );
   });
 
+  test("Claude Code's facts as its binary reads them: settings by precedence, its state file, other companions' locks", async () => {
+    const home = join(sandbox.root, 'claude-user');
+    const folder = join(sandbox.root, 'claude-project');
+    mkdirSync(folder, { recursive: true });
+    const env = { HOME: home, TMPDIR: sandbox.tmpDir, QWEN_HOME: sandbox.qwenHome, PATH: '' };
+    const claude = async () =>
+      (await companionWarnings(input({ env, workspaceFolders: [folder] }))).filter(
+        (warning) => warning.cli === 'claude',
+      );
+    // No ~/.claude and no claude on the PATH: not a Claude Code user. Nor is one whose
+    // ~/.claude holds only the ide folder, which Tandem makes for its own lock.
+    assert.deepEqual(await claude(), []);
+    mkdirSync(join(home, '.claude', 'ide'), { recursive: true });
+    assert.deepEqual(await claude(), []);
+    // A claude on the PATH is enough.
+    const bin = join(sandbox.root, 'claude-bin');
+    write(join(bin, 'claude'), '');
+    env.PATH = bin;
+    assert.deepEqual(
+      (await claude()).map((warning) => warning.code),
+      ['no-diffs'],
+    );
+    env.PATH = '';
+    const userFile = join(home, '.claude', 'settings.json');
+    write(userFile, {});
+    const [byDefault] = await claude();
+    assert.equal(byDefault?.code, 'no-diffs');
+    assert.match(byDefault!.message, /"auto" \(the default of its newest releases\)/);
+    write(userFile, { permissions: { defaultMode: 'default' } });
+    assert.deepEqual(await claude(), []);
+    // The project's file outranks the user's, the local one outranks both.
+    write(join(folder, '.claude', 'settings.json'), {
+      permissions: { defaultMode: 'acceptEdits' },
+    });
+    assert.match((await claude())[0]!.fix, /claude-project\/\.claude\/settings\.json\.$/);
+    write(join(folder, '.claude', 'settings.local.json'), {
+      permissions: { defaultMode: 'manual' },
+    });
+    assert.deepEqual(await claude(), []);
+    // A folder may not choose "auto": the binary ignores it there.
+    write(join(folder, '.claude', 'settings.local.json'), { permissions: { defaultMode: 'auto' } });
+    assert.match((await claude())[0]!.message, /"acceptEdits" \(set in/);
+    write(join(folder, '.claude', 'settings.json'), {});
+    assert.deepEqual(await claude(), []);
+    // diffTool lives in its state file, beside the home folder's .claude.
+    write(join(home, '.claude.json'), { diffTool: 'terminal' });
+    assert.deepEqual(
+      (await claude()).map((warning) => warning.code),
+      ['terminal-diffs'],
+    );
+    write(join(home, '.claude.json'), { diffTool: 'auto' });
+    // Locks: another companion's, alive, on a parent folder; a dead one; Tandem's own; elsewhere.
+    const ide = join(home, '.claude', 'ide');
+    write(join(ide, '30001.lock'), {
+      pid: process.pid,
+      workspaceFolders: [sandbox.root],
+      ideName: 'Neovim',
+      transport: 'ws',
+    });
+    write(join(ide, '30002.lock'), {
+      pid: 999_999_999,
+      workspaceFolders: [folder],
+      ideName: 'Emacs',
+    });
+    write(join(ide, '30003.lock'), {
+      pid: process.pid,
+      workspaceFolders: [folder],
+      ideName: 'Vim',
+      tandem: { pid: process.pid },
+    });
+    write(join(ide, '30004.lock'), {
+      pid: process.pid,
+      workspaceFolders: [sandbox.home],
+      ideName: 'Emacs',
+    });
+    writeFileSync(join(ide, '30005.lock'), '{not json');
+    const shared = await claude();
+    assert.deepEqual(
+      shared.map((warning) => warning.code),
+      ['shared-folder'],
+    );
+    assert.match(shared[0]!.message, new RegExp(`Neovim \\(PID ${process.pid}, port 30001`));
+    assert.match(shared[0]!.fix, /claudecode\.nvim/);
+  });
+
   test('a fix for a fish user is a fish line: a hostile path to tandem stays one word', async (t) => {
     if (!needShell(t, 'fish')) return;
     const dir = join(sandbox.root, "p\\';touch PWNED;#");

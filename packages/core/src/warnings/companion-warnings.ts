@@ -2,13 +2,20 @@ import { readdir, realpath } from 'node:fs/promises';
 import { basename, delimiter, dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quotingShellOf, shellQuote } from '@tandem/command';
+import { claudeSettings } from '../clients/claude-settings.js';
 import { cliSettings } from '../clients/cli-settings.js';
-import { warningsFor, type OtherEditor, type WarningInput } from '../clients/companion-warnings.js';
+import {
+  warningsFor,
+  type OtherClaudeCompanion,
+  type OtherEditor,
+  type WarningInput,
+} from '../clients/companion-warnings.js';
 import {
   DISCOVERY_KINDS,
   discoveryLocations,
   type DiscoveryLocations,
 } from '../clients/discovery-rules.js';
+import { claudeLocks } from '../discovery/claude-locks.js';
 import { isProcessAlive } from '../discovery/processes.js';
 import { readSmallRegularFile } from '../discovery/safe-folder.js';
 import type { CompanionWarning } from '../editor-port.js';
@@ -22,12 +29,45 @@ import type { CompanionWarning } from '../editor-port.js';
 export async function companionWarnings(input: WarningInput): Promise<CompanionWarning[]> {
   const dir = input.workspaceFolders[0];
   const locations = discoveryLocations(input.env, dir ?? process.cwd());
-  const [gemini, qwen, others] = await Promise.all([
+  const [gemini, qwen, others, claude, claudeCompanions] = await Promise.all([
     cliSettings('gemini', locations, dir ?? locations.home, input.env),
     cliSettings('qwen', locations, dir ?? locations.home, input.env),
     otherEditors(locations, input.port, input.workspaceFolders),
+    claudeSettings(dir ?? locations.home, input.env),
+    otherClaudeCompanions(input.env, input.workspaceFolders),
   ]);
-  return warningsFor(input, { locations, settings: { gemini, qwen }, others });
+  return warningsFor(input, {
+    locations,
+    settings: { gemini, qwen },
+    others,
+    claude,
+    claudeCompanions,
+  });
+}
+
+/**
+ * The live Claude Code locks of other companions (Tandem's own editors are named by
+ * `otherEditors`) whose folders overlap these, real paths compared.
+ */
+export async function otherClaudeCompanions(
+  env: NodeJS.ProcessEnv,
+  folders: string[],
+): Promise<OtherClaudeCompanion[]> {
+  const ours = await Promise.all(folders.map(realOr));
+  const found: OtherClaudeCompanion[] = [];
+  for (const lock of await claudeLocks(env)) {
+    if (lock.tandem || !lock.alive || lock.pid === undefined) continue;
+    const theirs = await Promise.all(lock.workspaceFolders.map(realOr));
+    if (theirs.some((a) => ours.some((b) => contains(a, b) || contains(b, a)))) {
+      found.push({
+        port: lock.port,
+        pid: lock.pid,
+        ideName: lock.ideName ?? 'an editor',
+        folders: lock.workspaceFolders,
+      });
+    }
+  }
+  return found;
 }
 
 /**

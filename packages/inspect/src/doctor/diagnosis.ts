@@ -13,6 +13,7 @@ import {
 } from '@tandem/core';
 import { privateFolderProblem } from '@tandem/command';
 import { geminiWorkspaceCheck, qwenWorkspaceCheck } from '../scan/workspace-match.js';
+import { predictClaude } from './claude-prediction.js';
 import { predictGemini } from './gemini-prediction.js';
 import {
   CLIENT_NAMES,
@@ -29,6 +30,8 @@ export interface DoctorOptions {
   dir: string;
   env: NodeJS.ProcessEnv;
   clients: ClientKind[];
+  /** Predict Claude Code too: always, or only when the user has it (`'if-installed'`). */
+  claude?: boolean | 'if-installed';
   /** What Gemini CLI decides about containers (default: from `env` and this machine's files). */
   container?: ContainerFacts;
 }
@@ -54,7 +57,14 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
     treeIdeProcess,
     container: options.container ?? containerFacts(env),
   };
-  const clients = await Promise.all(options.clients.map((client) => clientReport(client, ctx)));
+  const [clients, claudePrediction] = await Promise.all([
+    Promise.all(options.clients.map((client) => clientReport(client, ctx))),
+    options.claude ? predictClaude(dir, env) : undefined,
+  ]);
+  const claude =
+    claudePrediction && (options.claude === true || claudePrediction.installed)
+      ? claudePrediction
+      : undefined;
   const environment = environmentReport(ctx);
   const fileReports = checked.map((file) => fileReport(file, dir));
   const tandem = await tandemCommandFor(process.argv[1], env);
@@ -67,6 +77,7 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
     environment,
     tandem,
     unsafeFolders,
+    ...(claude && { claude }),
   });
   return {
     version: 1,
@@ -82,8 +93,9 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorReport> {
     environment,
     files: fileReports,
     clients,
+    ...(claude && { claude }),
     problems,
-    ok: clients.every((client) => client.connects),
+    ok: clients.every((client) => client.connects) && claude?.connection !== 'none',
   };
 }
 

@@ -241,7 +241,7 @@ describe('tandem doctor', () => {
     const help = await assertUsage('doctor', (argv) => doctor(ws, argv), [
       ['--nope'],
       ['extra'],
-      ['--cli', 'claude'],
+      ['--cli', 'copilot'],
       ['--cwd', join(ws, 'missing')],
     ]);
     assert.match(help, /--json prints one object \(version 1/);

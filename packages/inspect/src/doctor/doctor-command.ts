@@ -3,19 +3,23 @@ import { diagnose } from './diagnosis.js';
 import type { ClientKind } from './prediction.js';
 import { renderReport } from './report-text.js';
 
-export const doctorUsage = `Usage: tandem doctor [--cwd DIR] [--cli gemini|qwen] [--json]
+export const doctorUsage = `Usage: tandem doctor [--cwd DIR] [--cli gemini|qwen|claude] [--json]
 
-Explains what Gemini CLI and Qwen Code would do if started in DIR from this terminal — which
+Explains what Gemini CLI and Qwen Code (and Claude Code, when it is installed) would do if
+started in DIR from this terminal — which
 editor they would connect to, or why not ("IDE integration is not supported", "Directory
 mismatch", "Failed to connect") — and how to fix it. It reads every discovery file where each
 CLI looks, checks that its editor is running and that its port accepts its token (a short MCP
 handshake, closed at once), repeats each CLI's own choice of file, and reads IDE mode and the
-approval mode (only "default" shows diffs in the editor) from the CLIs' settings. It changes
-nothing.
+approval mode (only "default" shows diffs in the editor) from the CLIs' settings. For Claude
+Code: the lock files it reads and those it deletes, whether it connects by itself
+(CLAUDE_CODE_SSE_PORT), with --ide or only through /ide, its permission mode and diffTool.
+It changes nothing.
 
 Options:
   --cwd DIR     the folder the CLI would run in (default: the current directory)
-  --cli NAME    check only gemini or only qwen (default: both)
+  --cli NAME    check only gemini, qwen or claude (default: gemini and qwen, and claude
+                when installed)
   --json        print the report as JSON (see below)
   -h, --help    show this help
 
@@ -42,19 +46,27 @@ editor for DIR, or its companion unreachable); 2 on a usage error.
               diffing, deletes?, crash?, connects}
               (connected: its IDE client would connect; connects: and IDE mode is on;
               status: what its /ide status would say)
+  claude?     {installed, lockFolders, locks: [{path, port, pid?, alive, workspaceFolders,
+              ideName?, tandem, error?, containsFolder, note}], ssePort?, connection:
+              by-itself|with-ide-flag|by-ide-command|none, port?, listed, deletes, choice,
+              settings: {installed, mode, showsDiffs, decidedBy?, version?, userFile,
+              terminalDiffTool?}}
   problems[]  {severity: error|warning|info, code, client?, message, fix?}
-  ok          every CLI checked would connect`;
+  ok          every CLI checked would connect (Claude Code: at least through /ide)`;
 
 export const doctorCommand = folderCommand(
   'doctor',
   doctorUsage,
   { cli: { type: 'string' }, json: { type: 'boolean' } },
   async (values, dir, io) => {
-    if (values.cli !== undefined && values.cli !== 'gemini' && values.cli !== 'qwen') {
-      throw new UsageError(`--cli takes gemini or qwen, not ${JSON.stringify(values.cli)}`);
+    const cli = values.cli;
+    if (cli !== undefined && cli !== 'gemini' && cli !== 'qwen' && cli !== 'claude') {
+      throw new UsageError(`--cli takes gemini, qwen or claude, not ${JSON.stringify(cli)}`);
     }
-    const clients: ClientKind[] = values.cli ? [values.cli] : ['gemini', 'qwen'];
-    const report = await diagnose({ dir, env: io.env, clients });
+    const clients: ClientKind[] =
+      cli === undefined ? ['gemini', 'qwen'] : cli === 'claude' ? [] : [cli];
+    const claude = cli === undefined ? 'if-installed' : cli === 'claude';
+    const report = await diagnose({ dir, env: io.env, clients, claude });
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report));
     return report.ok ? 0 : 1;
   },

@@ -7,6 +7,7 @@ import type {
 import type { NamedProcess } from '../scan/companions.js';
 import type { ProbeResult } from '../scan/mcp-probe.js';
 import type { WorkspaceCheck } from '../scan/workspace-match.js';
+import type { ClaudePrediction } from './claude-prediction.js';
 import type { ClientKind, ClientPrediction } from './prediction.js';
 
 /**
@@ -23,8 +24,10 @@ export interface DoctorReport {
   environment: EnvironmentReport;
   files: FileReport[];
   clients: ClientReport[];
+  /** Claude Code's prediction, when it is checked. */
+  claude?: ClaudePrediction;
   problems: Problem[];
-  /** Every CLI checked would connect. */
+  /** Every CLI checked would connect (Claude Code: at least through /ide). */
   ok: boolean;
 }
 
@@ -67,8 +70,8 @@ export interface Problem {
   severity: 'error' | 'warning' | 'info';
   /** A stable name for scripts, e.g. `directory-mismatch`. */
   code: string;
-  /** The CLI concerned; absent when it concerns both or neither. */
-  client?: ClientKind;
+  /** The CLI concerned; absent when it concerns every one or none. */
+  client?: ClientKind | 'claude';
   message: string;
   fix?: string;
 }

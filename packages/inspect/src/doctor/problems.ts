@@ -1,4 +1,10 @@
-import { approvalModeOrigin } from '@tandem/core';
+import {
+  approvalModeOrigin,
+  CLAUDE_PORT_VARIABLE,
+  claudeSettingsWarnings,
+  stopOtherClaudeCompanion,
+} from '@tandem/core';
+import type { ClaudePrediction } from './claude-prediction.js';
 import type { ClientReport, EnvironmentReport, FileReport, Problem } from './doctor-report.js';
 import { editorClaimsOf } from './ide-detection.js';
 import type { ConnectionAttempt } from './prediction.js';
@@ -13,6 +19,7 @@ interface ProblemInput {
   tandem: string;
   /** Discovery folders another user could change: Tandem's companions write nothing there. */
   unsafeFolders: { dir: string; why: string }[];
+  claude?: ClaudePrediction;
 }
 
 function startCompanion(input: ProblemInput): string {
@@ -26,6 +33,7 @@ export function findProblems(input: ProblemInput): Problem[] {
     ...environmentProblems(input),
     ...staleFileProblems(input.files),
     ...input.unsafeFolders.map(unsafeFolderProblem),
+    ...(input.claude ? claudeProblems(input.claude, input) : []),
   ];
   const order = { error: 0, warning: 1, info: 2 };
   return problems.sort((a, b) => order[a.severity] - order[b.severity]);
@@ -293,4 +301,61 @@ function userSettingsOf(client: ClientReport): string {
 
 function shellWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Claude Code's problems: how it reaches an editor from here, and whether diffs reach it. */
+function claudeProblems(claude: ClaudePrediction, input: ProblemInput): Problem[] {
+  const problems: Problem[] = [];
+  const add = (severity: Problem['severity'], code: string, message: string, fix: string) =>
+    problems.push({ severity, code, client: 'claude', message, fix });
+  const envLine = `eval "$(${input.tandem} env)"`;
+  if (claude.ssePort !== undefined && claude.connection !== 'by-itself') {
+    add(
+      'warning',
+      'claude-port-stale',
+      `${CLAUDE_PORT_VARIABLE}=${claude.ssePort} names no live lock file: Claude Code started here does not connect by itself.`,
+      `Run ${envLine} in this terminal (it sets the port of the editor that has this folder), or unset ${CLAUDE_PORT_VARIABLE}.`,
+    );
+  }
+  if (claude.connection === 'none') {
+    add(
+      'error',
+      'claude-no-editor',
+      `Claude Code finds no editor for this folder (${input.dir}): /ide lists none.`,
+      startCompanion(input),
+    );
+  } else if (claude.connection !== 'by-itself') {
+    add(
+      'info',
+      'claude-needs-ide',
+      `Claude Code started here connects only with --ide or through /ide: ${claude.choice}`,
+      `Start it in the editor's own terminal, or run ${envLine} before it (then it connects by itself), or start it as claude --ide, or type /ide in it.`,
+    );
+  }
+  const others = claude.locks.filter(
+    (lock) => lock.alive && !lock.tandem && lock.containsFolder && lock.port !== claude.port,
+  );
+  for (const other of others) {
+    const name = other.ideName ?? 'an editor';
+    add(
+      'info',
+      'claude-other-companion',
+      `Another Claude Code companion has this folder: ${name} (PID ${other.pid}, port ${other.port}); /ide offers it too.`,
+      `Pick this editor in /ide, or run ${envLine} before Claude Code; or ${stopOtherClaudeCompanion(name)}.`,
+    );
+  }
+  for (const lock of claude.locks.filter((l) => claude.deletes.includes(l.path))) {
+    add(
+      'info',
+      'claude-deletes-lock',
+      `Claude Code deletes ${lock.path} when it starts (${lock.note.replace(/^deleted: /, '')}).`,
+      lock.error
+        ? 'Nothing is lost: the companion that wrote it (if it runs) writes it again when restarted.'
+        : 'Nothing to do: its editor is gone.',
+    );
+  }
+  for (const warning of claudeSettingsWarnings(claude.settings)) {
+    add('warning', warning.code, warning.message, warning.fix);
+  }
+  return problems;
 }

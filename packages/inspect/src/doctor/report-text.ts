@@ -1,6 +1,7 @@
 import { printable } from '@tandem/command';
 import { approvalModeOrigin } from '@tandem/core';
 import { basename } from 'node:path';
+import type { ClaudePrediction } from './claude-prediction.js';
 import type { ClientReport, DoctorReport, FileReport, Problem } from './doctor-report.js';
 import { CLIENT_NAMES } from './prediction.js';
 
@@ -14,6 +15,7 @@ export function renderReport(report: DoctorReport): string {
   out.push(`tandem doctor: ${dir}`, '');
   out.push('Discovery files', ...filesSection(report), '');
   for (const client of report.clients) out.push(client.name, ...clientSection(client), '');
+  if (report.claude) out.push('Claude Code', ...claudeSection(report.claude), '');
   const environment = environmentSection(report);
   if (environment.length > 0) out.push('Environment', ...environment, '');
   if (report.problems.length > 0)
@@ -134,6 +136,36 @@ function clientSection(client: ClientReport): string[] {
   return lines;
 }
 
+function claudeSection(claude: ClaudePrediction): string[] {
+  const lines: string[] = [];
+  const line = (mark: string, text: string) => lines.push(`  ${mark} ${text}`);
+  line(MARK.info, `reads lock files in ${claude.lockFolders.join(' and ')}`);
+  if (claude.locks.length === 0) line(MARK.info, 'no lock file');
+  for (const lock of claude.locks) {
+    const editor = lock.ideName ?? 'no ideName';
+    line(' ', `${basename(lock.path)}  ${editor}${lock.tandem ? ' (Tandem)' : ''}: ${lock.note}`);
+  }
+  for (const path of claude.deletes) line(MARK.warning, `deletes ${path} when it starts`);
+  const { settings } = claude;
+  const where = settings.decidedBy
+    ? settings.decidedBy.path
+    : settings.version
+      ? `the default of ${settings.version}`
+      : 'the default of its newest releases';
+  line(
+    settings.showsDiffs ? MARK.ok : MARK.warning,
+    `permission mode ${settings.mode} (${where}): ${settings.showsDiffs ? 'asks before each edit, with the diff in the editor' : 'writes edits without asking: no diff is shown'}`,
+  );
+  if (settings.terminalDiffTool) {
+    line(
+      MARK.warning,
+      `diffTool "terminal" (${settings.terminalDiffTool}): diffs stay in its terminal`,
+    );
+  }
+  line(claude.connection === 'none' ? MARK.error : MARK.ok, claude.choice);
+  return lines;
+}
+
 function environmentSection(report: DoctorReport): string[] {
   const lines: string[] = [];
   const { environment } = report;
@@ -153,7 +185,9 @@ function environmentSection(report: DoctorReport): string[] {
 
 function problemsSection(problems: Problem[]): string[] {
   return problems.flatMap((problem) => {
-    const name = problem.client && CLIENT_NAMES[problem.client];
+    const name =
+      problem.client &&
+      (problem.client === 'claude' ? 'Claude Code' : CLIENT_NAMES[problem.client]);
     const who = name && !problem.message.includes(name) ? `${name}: ` : '';
     const lines = [`  ${MARK[problem.severity]} ${who}${problem.message}`];
     if (problem.fix) lines.push(`    fix: ${problem.fix}`);
@@ -170,5 +204,17 @@ function verdict(report: DoctorReport): string {
       return `${client.name} would connect (port ${client.port}) once IDE mode is on`;
     return `${client.name} does not connect`;
   });
+  const { claude } = report;
+  if (claude) {
+    const how = {
+      'by-itself': `connects by itself (port ${claude.port})`,
+      'with-ide-flag': `connects with --ide or /ide (port ${claude.port})`,
+      'by-ide-command': 'connects after a pick in /ide',
+      none: 'finds no editor',
+    }[claude.connection];
+    const diffs =
+      claude.settings.showsDiffs && !claude.settings.terminalDiffTool ? '' : ' but shows no diffs';
+    parts.push(`Claude Code ${how}${claude.connection === 'none' ? '' : diffs}`);
+  }
   return `${report.ok ? MARK.ok : MARK.error} ${parts.join('; ')}.`;
 }

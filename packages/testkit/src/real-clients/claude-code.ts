@@ -42,6 +42,8 @@ export interface ClaudeCodeOptions {
   /** The port of the companion to connect to (`CLAUDE_CODE_SSE_PORT`). */
   ssePort: number;
   script: AnthropicScript;
+  /** `--permission-mode` (default `default`); `null` starts it without, as a user does. */
+  permissionMode?: string | null;
 }
 
 /** Claude Code in a tmux pane, offline, against a fake Messages API. */
@@ -94,7 +96,8 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
     CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
     CLAUDE_CODE_SSE_PORT: String(options.ssePort),
   };
-  const argv = [claudeCodeBinary(options.version), '--permission-mode', 'default'];
+  const mode = options.permissionMode === undefined ? 'default' : options.permissionMode;
+  const argv = [claudeCodeBinary(options.version), ...(mode ? ['--permission-mode', mode] : [])];
   const shellLine = commandShellLine({ argv, env, cwd: options.cwd });
   const pane = await TmuxPane.start({
     dir: options.dir,
