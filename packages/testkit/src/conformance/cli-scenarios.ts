@@ -16,7 +16,9 @@ import {
   startCliSession,
   type CliSession,
 } from '../real-clients/cli-session.js';
+import { claudeCodeMissing } from '../real-clients/claude-code.js';
 import { finalText } from '../real-clients/proposed-edit.js';
+import { missing } from '../needs.js';
 import { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import type { CliEditor, CliScenarioDriver } from './cli-driver.js';
@@ -241,4 +243,14 @@ export function runCliScenarios(
       );
     }
   }
+}
+
+/**
+ * Registers Claude Code's scenarios (accept and reject in the editor, with the newest Claude
+ * Code) for `driver`; skipped with the reason `elsewhere` when it is not false, e.g. on an
+ * editor version that does not run them.
+ */
+export function runClaudeScenarios(driver: CliScenarioDriver, elsewhere: string | false): void {
+  const skip = elsewhere || driver.skip || missing([], claudeCodeMissing('newest'));
+  runCliScenarios({ ...driver, skip }, { scenarios: ['accept', 'reject'], clis: ['claude'] });
 }

@@ -151,11 +151,13 @@ export class CliSession {
 
   /**
    * Types a message and sends it. Enter goes separately, once the text shows: typed in the
-   * same burst, the CLI takes it for part of a paste and inserts a newline instead.
+   * same burst, the CLI takes it for part of a paste and inserts a newline instead. Spaces
+   * count as one: Emacs's term.el draws Claude Code's prompt with a space doubled.
    */
   async submit(text: string, timeoutMs?: number): Promise<void> {
     await this.type(text);
-    await this.waitForScreen((screen) => screen.includes(text), timeoutMs);
+    const spaced = (screen: string) => screen.replace(/ +/g, ' ');
+    await this.waitForScreen((screen) => spaced(screen).includes(spaced(text)), timeoutMs);
     await this.sendKeys('Enter');
   }
 
