@@ -6,5 +6,8 @@
  */
 import { editorVersions, neovimCliDriver, runClaudeScenarios } from '@tandem/testkit';
 
-for (const nvim of editorVersions('nvim', ['newest']))
+for (const nvim of editorVersions('nvim', ['newest'])) {
   runClaudeScenarios(neovimCliDriver(nvim), false);
+  // `:Tandem claude` as the plugin ships it: Claude Code asks, so its edits open as diffs.
+  runClaudeScenarios(neovimCliDriver(nvim, { byCommand: true }), false);
+}
