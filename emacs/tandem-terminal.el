@@ -5,8 +5,8 @@
 
 ;;; Commentary:
 
-;; `tandem-run-gemini' and `tandem-run-qwen' start a CLI in a terminal
-;; buffer, in the project's root.  The terminal inherits
+;; `tandem-run-gemini', `tandem-run-qwen' and `tandem-run-claude' start
+;; a CLI in a terminal buffer, in the project's root.  The terminal inherits
 ;; `process-environment', which holds the variables of the running
 ;; session, so the CLI connects to this Emacs.
 
@@ -29,6 +29,14 @@
 
 (defcustom tandem-qwen-command "qwen"
   "The shell command that starts Qwen Code."
+  :type 'string)
+
+(defcustom tandem-claude-command "claude --permission-mode default"
+  "The shell command that starts Claude Code.
+The newest Claude Code writes edits without asking in its default
+permission mode, so no diff opens in Emacs; `--permission-mode default'
+makes it ask, and show each edit as a diff here.  Drop the flag to keep
+the mode of Claude Code's own settings (`defaultMode')."
   :type 'string)
 
 (defcustom tandem-terminal 'auto

@@ -22,8 +22,9 @@
 ;; Turn on `tandem-mode'.  It starts the sidecar, `tandem bridge', for
 ;; the current project and puts the variables the CLIs look for into
 ;; `process-environment', so `M-x shell', `term', `vterm', `eat' and
-;; `compile' started afterwards connect.  `M-x tandem-run-gemini' and
-;; `M-x tandem-run-qwen' start a CLI in a terminal buffer;
+;; `compile' started afterwards connect.  `M-x tandem-run-gemini',
+;; `M-x tandem-run-qwen' and `M-x tandem-run-claude' start a CLI in a
+;; terminal buffer;
 ;; `M-x tandem-status' says what is connected, and what stops a CLI from
 ;; showing its edits here (IDE mode off, an approval mode that writes
 ;; without asking), with the fix.  `M-x tandem-doctor' explains whether a
@@ -103,6 +104,12 @@ sidecar: open diffs are rejected and the discovery files removed."
   "Start Qwen Code in a terminal buffer, connected to this Emacs."
   (interactive)
   (tandem--run "qwen" tandem-qwen-command))
+
+;;;###autoload
+(defun tandem-run-claude ()
+  "Start Claude Code in a terminal buffer, connected to this Emacs."
+  (interactive)
+  (tandem--run "claude" tandem-claude-command))
 
 (provide 'tandem)
 ;;; tandem.el ends here

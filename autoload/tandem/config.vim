@@ -1,5 +1,12 @@
 " The g:tandem_* settings, their defaults and their validation.
 
+" Claude Code writes edits without asking in its newest default mode; this mode asks, so its
+" edits open as diffs here.
+function! s:default_clis() abort
+  return {'gemini': ['gemini'], 'qwen': ['qwen'],
+        \ 'claude': ['claude', '--permission-mode', 'default']}
+endfunction
+
 function! s:default_log_file() abort
   let cache = empty($XDG_CACHE_HOME) ? expand('~/.cache') : $XDG_CACHE_HOME
   return cache . '/vim/tandem.log'
@@ -30,7 +37,7 @@ function! tandem#config#resolve() abort
         \ 'accept_key': get(g:, 'tandem_accept_key', '<leader>da'),
         \ 'reject_key': get(g:, 'tandem_reject_key', '<leader>dr'),
         \ 'split': get(g:, 'tandem_terminal_split', 'botright vsplit'),
-        \ 'clis': extend({'gemini': ['gemini'], 'qwen': ['qwen']}, get(g:, 'tandem_clis', {})),
+        \ 'clis': extend(s:default_clis(), get(g:, 'tandem_clis', {})),
         \ }
   call s:check('autostart', config.autostart, index([0, 1, v:true, v:false], config.autostart) >= 0, '0 or 1')
   call s:check('command', config.command, config.command is v:null || s:is_string_list(config.command),

@@ -32,6 +32,9 @@ local function defaults()
       clis = {
         gemini = { 'gemini' },
         qwen = { 'qwen' },
+        -- Claude Code writes edits without asking in its newest default mode; this mode asks,
+        -- so its edits open as diffs here.
+        claude = { 'claude', '--permission-mode', 'default' },
       },
     },
   }

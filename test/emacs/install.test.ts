@@ -53,6 +53,7 @@ const COMMANDS = [
   'tandem-env',
   'tandem-run-gemini',
   'tandem-run-qwen',
+  'tandem-run-claude',
 ];
 
 /** The snippets of emacs/README.md, word for word. */
@@ -166,9 +167,13 @@ function assertCompiled(output: string, lispDir: string): void {
   }
 }
 
-/** The discovery files in the sandbox: Gemini's and the Qwen locks. */
+/** The discovery files in the sandbox: Gemini's, the Qwen locks and Claude Code's. */
 function discoveryFiles(sandbox: Sandbox): string[] {
-  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
+  const dirs = [
+    path.join(sandbox.tmpDir, 'gemini', 'ide'),
+    path.join(sandbox.qwenHome, 'ide'),
+    path.join(sandbox.claudeConfigDir, 'ide'),
+  ];
   return dirs.flatMap((dir) =>
     existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
   );

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import {
+  CLI_DISPLAY_NAMES,
   cliInSandbox,
   confirmationPattern,
   finalText,
@@ -28,7 +29,6 @@ const original = 'first line\nsecond line\n';
 const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n';
 /** The longest a CLI, a model turn or the editor's answer may take on a busy machine. */
 const LONG = 120_000;
-const NAMES: Record<CliName, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
 
 /** Helix with notes.txt, and `cli` in a pane of its own asked for the edit; ended after `t`. */
 async function scene(t: TestContext, cli: CliName) {
@@ -45,7 +45,9 @@ async function scene(t: TestContext, cli: CliName) {
   const edit = { filePath: file, content: proposed };
   const session = (started.session = await startCliSession(cliInSandbox(sandbox, cli, edit)));
   // Asked before the CLI is connected, the CLI would confirm the edit in its own terminal.
-  await session.askForEdit(async () => helix.helix.serverStderr().includes(`${NAMES[cli]} `));
+  await session.askForEdit(async () =>
+    helix.helix.serverStderr().includes(`${CLI_DISPLAY_NAMES[cli]} `),
+  );
   await helix.proposalShown(0, LONG);
   return { helix, session, file };
 }

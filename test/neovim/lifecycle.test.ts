@@ -120,7 +120,7 @@ describe('Tandem running in Neovim', { skip }, () => {
   test(':Tandem with an unknown CLI says which ones it knows', async () => {
     await assert.rejects(
       session.command('Tandem nosuchcli'),
-      /unknown CLI "nosuchcli": :Tandem takes one of certificates, gemini, probe, qwen/,
+      /unknown CLI "nosuchcli": :Tandem takes one of certificates, claude, gemini, probe, qwen/,
     );
   });
 

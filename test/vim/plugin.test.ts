@@ -78,7 +78,7 @@ describe('Tandem in vim -es', { skip }, () => {
       for name in names
         call assert_equal(2, exists(':' . name), name)
       endfor
-      call assert_equal(['gemini', 'probe', 'qwen'], getcompletion('Tandem ', 'cmdline'))
+      call assert_equal(['claude', 'gemini', 'probe', 'qwen'], getcompletion('Tandem ', 'cmdline'))
       call assert_equal(['qwen'], getcompletion('Tandem q', 'cmdline'))
       call assert_equal([], getcompletion('Tandem gemini ', 'cmdline'))
       `,
@@ -106,7 +106,7 @@ describe('Tandem in vim -es', { skip }, () => {
     const errors = vimScript(
       sandbox,
       `
-      call assert_match('unknown CLI "nope": :Tandem takes one of gemini, missing, qwen', execute('Tandem nope'))
+      call assert_match('unknown CLI "nope": :Tandem takes one of claude, gemini, missing, qwen', execute('Tandem nope'))
       call assert_match('.no-such-program-here. is not installed or not on PATH', execute('Tandem missing'))
       call assert_notmatch('E\\d\\+:', execute('messages'))
       `,

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  claudeCodeBinary,
+  claudeCodeMissing,
   claudeCodeVersions,
   missing,
   RecordingEditor,
@@ -20,14 +19,6 @@ import type { Engine } from '../engine.js';
 
 const PROMPT = 'Please change beta in the notes';
 const ORIGINAL = 'alpha\nbeta\ngamma\n';
-
-function binaryMissing(version: ClaudeCodeVersion): string[] {
-  try {
-    return existsSync(claudeCodeBinary(version)) ? [] : [`Claude Code ${version} is not installed`];
-  } catch (error) {
-    return [(error as Error).message];
-  }
-}
 
 /** One real Claude Code against a real engine whose editor is the test's. */
 async function scene(version: ClaudeCodeVersion) {
@@ -97,7 +88,7 @@ async function selectAndPrompt(s: Scene) {
 }
 
 for (const version of claudeCodeVersions()) {
-  const skip = missing(['tmux'], binaryMissing(version));
+  const skip = missing(['tmux'], claudeCodeMissing(version));
   describe(`Claude Code ${version}, real, against a real engine`, { skip }, () => {
     it('writes exactly the user’s text after an accept in the editor with an edit', async () => {
       const s = await scene(version);

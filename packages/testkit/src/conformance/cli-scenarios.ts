@@ -9,9 +9,16 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import type { CliName } from '../real-clients/cli-launch.js';
-import { cliInSandbox, startCliSession, type CliSession } from '../real-clients/cli-session.js';
+import { CLI_DISPLAY_NAMES, type CliName } from '../real-clients/cli-launch.js';
+import {
+  cliInSandbox,
+  idlePattern,
+  startCliSession,
+  type CliSession,
+} from '../real-clients/cli-session.js';
+import { claudeCodeMissing } from '../real-clients/claude-code.js';
 import { finalText } from '../real-clients/proposed-edit.js';
+import { missing } from '../needs.js';
 import { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import type { CliEditor, CliScenarioDriver } from './cli-driver.js';
@@ -25,9 +32,6 @@ const original = 'first line\nsecond line\n';
 const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n';
 /** The longest a CLI, a model turn or the editor's answer may take on a busy machine. */
 const LONG = 120_000;
-
-/** The display names the editors and the engine use for each CLI. */
-const DISPLAY: Record<CliName, string> = { gemini: 'Gemini CLI', qwen: 'Qwen Code' };
 
 interface Scene {
   session: CliSession;
@@ -137,10 +141,7 @@ const SCENARIOS: Record<
     async run(t, driver, cli) {
       const scene = await inEditor(t, driver, cli);
       await diffShown(driver, scene);
-      assert.match(
-        (await scene.editor.clientNames()).join(' '),
-        cli === 'gemini' ? /Gemini/ : /Qwen/,
-      );
+      assert.ok((await scene.editor.clientNames()).includes(CLI_DISPLAY_NAMES[cli]));
       await scene.editor.appendLine(scene.file, 'edited in the diff');
       await scene.editor.accept(scene.file, driver.gestures.accept);
       await turnOver(scene.session);
@@ -159,7 +160,7 @@ const SCENARIOS: Record<
       await diffClosed(driver, scene);
       // The CLI takes the rejection: the diff's hint is gone and the CLI says so, or asks for the
       // next message; the file is unchanged.
-      const rejected = driver.rejectedHint ?? /Type your message/;
+      const rejected = driver.rejectedHint ?? idlePattern(cli);
       await scene.session.waitForScreen(
         (screen) => !driver.diffHint.test(screen) && rejected.test(screen),
         LONG,
@@ -204,7 +205,7 @@ const SCENARIOS: Record<
       await told(
         driver,
         scene.editor,
-        `Tandem: notes.txt was not changed: the proposal was cancelled in ${DISPLAY[cli]}'s terminal.`,
+        `Tandem: notes.txt was not changed: the proposal was cancelled in ${CLI_DISPLAY_NAMES[cli]}'s terminal.`,
       );
       assert.equal(readFileSync(scene.file, 'utf8'), original);
     },
@@ -242,4 +243,14 @@ export function runCliScenarios(
       );
     }
   }
+}
+
+/**
+ * Registers Claude Code's scenarios (accept and reject in the editor, with the newest Claude
+ * Code) for `driver`; skipped with the reason `elsewhere` when it is not false, e.g. on an
+ * editor version that does not run them.
+ */
+export function runClaudeScenarios(driver: CliScenarioDriver, elsewhere: string | false): void {
+  const skip = elsewhere || driver.skip || missing([], claudeCodeMissing('newest'));
+  runCliScenarios({ ...driver, skip }, { scenarios: ['accept', 'reject'], clis: ['claude'] });
 }

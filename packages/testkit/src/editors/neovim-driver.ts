@@ -3,7 +3,7 @@
  * as a user would, the windows Neovim shows read back), and Neovim with a whole CLI in its
  * terminal for the CLI scenarios.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AdapterDriver, Position } from '../conformance/adapter-driver.js';
 import type { CliEditor, CliScenarioDriver } from '../conformance/cli-driver.js';
@@ -158,17 +158,33 @@ vim.cmd('terminal sh -c "$TANDEM_TEST_CLI"')
 vim.cmd('startinsert')
 `;
 
-/** Neovim `nvim` with the plugin, for the whole-CLI scenarios. */
-export function neovimCliDriver(nvim: EditorVersion): CliScenarioDriver {
+// Or Neovim runs the CLI with `:Tandem <cli>`, the plugin's own command line for it, in a tab.
+const START_BY_COMMAND_LUA = `
+vim.cmd('edit ' .. vim.fn.fnameescape(vim.env.TANDEM_TEST_FILE))
+require('tandem').setup({ terminal = { split = 'tab split' } })
+vim.wait(20000, function() return require('tandem').status().state ~= 'starting' end, 50)
+vim.cmd('Tandem ' .. vim.env.TANDEM_TEST_CLI_NAME)
+`;
+
+/**
+ * Neovim `nvim` with the plugin, for the whole-CLI scenarios. With `byCommand`, `:Tandem <cli>`
+ * runs the CLI with the plugin's default command line, the CLI's executable (a native binary, as
+ * Claude Code's) put on the PATH under the CLI's name; else a `:terminal` runs the test's own.
+ */
+export function neovimCliDriver(
+  nvim: EditorVersion,
+  { byCommand = false }: { byCommand?: boolean } = {},
+): CliScenarioDriver {
   return {
     name: nvim.name,
-    terminal: `${nvim.name}'s terminal`,
+    terminal: byCommand ? `${nvim.name}'s :Tandem terminal` : `${nvim.name}'s terminal`,
     skip: neovimSkipReason({ sidecar: true, tmux: true, statedVersions: true }),
     gestures: { accept: ':w', reject: ':q' },
     diffHint: /accept: :w or <leader>da/,
     async startWithCli(sandbox, options, filePath, after) {
       const startLua = path.join(sandbox.root, 'start.lua');
-      writeFileSync(startLua, START_LUA);
+      writeFileSync(startLua, byCommand ? START_BY_COMMAND_LUA : START_LUA);
+      const bin = path.join(sandbox.root, 'bin');
       const socket = path.join(sandbox.root, 'nvim.sock');
       // The pane has the CLI's environment: Neovim's private folders come on its command line.
       const own = Object.entries(neovimEnv(sandbox)).filter(([name]) =>
@@ -178,7 +194,9 @@ export function neovimCliDriver(nvim: EditorVersion): CliScenarioDriver {
         ...options,
         command: (cli) => [
           'env',
+          ...(byCommand ? onPath(bin, options.cli, cli.argv[0] ?? '', cli.env.PATH) : []),
           `TANDEM_TEST_CLI=${cli.shellLine}`,
+          `TANDEM_TEST_CLI_NAME=${options.cli}`,
           `TANDEM_TEST_FILE=${filePath}`,
           ...own.map(([name, value]) => `${name}=${value}`),
           'TERM=xterm-256color',
@@ -203,4 +221,11 @@ export function neovimCliDriver(nvim: EditorVersion): CliScenarioDriver {
       return editor;
     },
   };
+}
+
+/** The `env` assignment that puts `executable` on the PATH as `name`, in a new folder `bin`. */
+function onPath(bin: string, name: string, executable: string, path_ = ''): string[] {
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(executable, path.join(bin, name));
+  return [`PATH=${bin}:${path_}`];
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { commandShellLine } from './cli-launch.js';
@@ -28,6 +29,15 @@ export function claudeCodeBinary(version: ClaudeCodeVersion): string {
   return path.join(path.dirname(manifest), 'claude');
 }
 
+/** Why `version` cannot run here (an empty list when it can): for `missing`. */
+export function claudeCodeMissing(version: ClaudeCodeVersion): string[] {
+  try {
+    return existsSync(claudeCodeBinary(version)) ? [] : [`Claude Code ${version} is not installed`];
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
+
 /** The fake API key; Claude Code approves a key by its last 20 characters. */
 const API_KEY = 'sk-ant-fake-key-for-tandem-tests-0123456789';
 
@@ -55,6 +65,46 @@ export interface ClaudeCodeRun {
 }
 
 /**
+ * Seeds Claude Code's state in `claudeConfigDir`: onboarding done, the fake key approved, `cwd`
+ * trusted, so no first-run screen comes.
+ */
+export async function seedClaudeCode(
+  version: ClaudeCodeVersion,
+  claudeConfigDir: string,
+  cwd: string,
+): Promise<void> {
+  await mkdir(claudeConfigDir, { recursive: true });
+  const config = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: CLAUDE_CODE_VERSIONS[version].version,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } },
+  };
+  await writeFile(path.join(claudeConfigDir, '.claude.json'), JSON.stringify(config));
+}
+
+/**
+ * What keeps Claude Code offline: its state in `claudeConfigDir`, the model at `modelUrl`, and
+ * telemetry, error reports, updates and the marketplace off.
+ */
+export function offlineClaudeEnv(
+  claudeConfigDir: string,
+  modelUrl: string,
+): Record<string, string> {
+  return {
+    CLAUDE_CONFIG_DIR: claudeConfigDir,
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: API_KEY,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+  };
+}
+
+/**
  * Starts Claude Code offline: a private HOME and TMPDIR, a seeded
  * `.claude.json` (onboarding done, the key approved, the folder trusted), the model at a fake
  * Messages API, nothing else reached (telemetry, error reports, updates and the marketplace off),
@@ -64,17 +114,8 @@ export interface ClaudeCodeRun {
 export async function startClaudeCode(options: ClaudeCodeOptions): Promise<ClaudeCodeRun> {
   const home = path.join(options.dir, 'home');
   const tmpDir = path.join(options.dir, 'tmp');
-  await Promise.all(
-    [home, tmpDir, options.claudeConfigDir].map((d) => mkdir(d, { recursive: true })),
-  );
-  const config = {
-    hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLAUDE_CODE_VERSIONS[options.version].version,
-    theme: 'dark',
-    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-    projects: { [options.cwd]: { hasTrustDialogAccepted: true, allowedTools: [] } },
-  };
-  await writeFile(path.join(options.claudeConfigDir, '.claude.json'), JSON.stringify(config));
+  await Promise.all([home, tmpDir].map((d) => mkdir(d, { recursive: true })));
+  await seedClaudeCode(options.version, options.claudeConfigDir, options.cwd);
   const model = await FakeAnthropicModel.start(options.script);
   // The test runner's marker goes along, so that it finds what a test leaves running.
   const marker = process.env.TANDEM_TEST_JOB;
@@ -86,14 +127,7 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
     SHELL: '/bin/sh',
     HOME: home,
     TMPDIR: tmpDir,
-    CLAUDE_CONFIG_DIR: options.claudeConfigDir,
-    ANTHROPIC_BASE_URL: model.baseUrl,
-    ANTHROPIC_API_KEY: API_KEY,
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    ...offlineClaudeEnv(options.claudeConfigDir, model.baseUrl),
     CLAUDE_CODE_SSE_PORT: String(options.ssePort),
   };
   const mode = options.permissionMode === undefined ? 'default' : options.permissionMode;

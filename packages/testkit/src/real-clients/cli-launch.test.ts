@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -123,6 +123,49 @@ test('qwen: private QWEN_HOME settings and a live fake model at OPENAI_BASE_URL 
   await launch.close();
   await launch.close();
   await assert.rejects(ask());
+});
+
+test('claude: the native binary asking for edits, its state seeded, a live fake model editing the file as it is', async (t) => {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'cli-launch-')));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const filePath = path.join(root, 'notes.txt');
+  await writeFile(filePath, 'old\n');
+  const claudeConfigDir = path.join(root, 'claude');
+  const launch = await prepareCliLaunch({
+    cli: 'claude',
+    cwd: root,
+    home: path.join(root, 'home'),
+    tmpDir: path.join(root, 'tmp'),
+    claudeConfigDir,
+    edit: { filePath, content: 'new\n' },
+    promptAtStart: false,
+  });
+  t.after(() => launch.close());
+  const { argv, env } = launch.command;
+  assert.match(argv[0] ?? '', /claude-code-newest\/claude$/);
+  assert.deepEqual(argv.slice(1), ['--permission-mode', 'default']);
+  assert.equal(env.CLAUDE_CONFIG_DIR, claudeConfigDir);
+  // The editor's terminal gives the port: the launch must not name one of its own.
+  assert.equal(env.CLAUDE_CODE_SSE_PORT, undefined);
+  const state = JSON.parse(await readFile(path.join(claudeConfigDir, '.claude.json'), 'utf8')) as {
+    projects: Record<string, { hasTrustDialogAccepted: boolean }>;
+  };
+  assert.equal(state.projects[root]?.hasTrustDialogAccepted, true);
+
+  const reply = await fetch(`${env.ANTHROPIC_BASE_URL}/v1/messages`, {
+    method: 'POST',
+    body: JSON.stringify({
+      messages: [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_read', content: '' }],
+        },
+      ],
+    }),
+  });
+  const edit = JSON.stringify(((await reply.json()) as { content: unknown[] }).content);
+  assert.match(edit, /"name":"Edit"/);
+  assert.match(edit, /"old_string":"old\\n","new_string":"new\\n"/);
 });
 
 test('the shell line changes directory, sets the env exactly, and drops the terminal markers', async (t) => {

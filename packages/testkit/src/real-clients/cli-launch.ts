@@ -1,12 +1,21 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { claudeCodeBinary, offlineClaudeEnv, seedClaudeCode } from './claude-code.js';
+import { FakeAnthropicModel } from './fake-anthropic-model.js';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
 import { FakeOpenAiModel } from './fake-openai-model.js';
 import { clientModulePath } from './installed-clients.js';
 import type { ProposedEdit } from './proposed-edit.js';
 import { shellQuote } from '@tandem/command';
 
-export type CliName = 'gemini' | 'qwen';
+export type CliName = 'gemini' | 'qwen' | 'claude';
+
+/** The names the editors and the engine show for each CLI. */
+export const CLI_DISPLAY_NAMES: Record<CliName, string> = {
+  gemini: 'Gemini CLI',
+  qwen: 'Qwen Code',
+  claude: 'Claude Code',
+};
 
 export interface CliLaunchOptions {
   cli: CliName;
@@ -18,7 +27,12 @@ export interface CliLaunchOptions {
   tmpDir: string;
   /** Qwen Code's home (settings, `ide/<port>.lock` files). Default: `<home>/.qwen`. */
   qwenHome?: string;
-  /** The file write the fake model proposes as soon as the CLI starts. */
+  /** Claude Code's `CLAUDE_CONFIG_DIR` (its state, `ide/<port>.lock`). Default: `<home>/.claude`. */
+  claudeConfigDir?: string;
+  /**
+   * The file write the fake model proposes as soon as the CLI starts (Claude Code's, as one edit
+   * of the file's whole text as it is when the CLI is prepared).
+   */
   edit: ProposedEdit;
   /** Extra environment for the CLI, e.g. `GEMINI_CLI_IDE_PID`. */
   env?: Record<string, string>;
@@ -28,7 +42,8 @@ export interface CliLaunchOptions {
    */
   promptAtStart?: boolean;
   /**
-   * The `--approval-mode` the CLI starts with (default `default`, the mode that shows diffs);
+   * The `--approval-mode` (Claude Code: `--permission-mode`) the CLI starts with (default
+   * `default`, the mode that shows diffs);
    * `null` starts it without the flag, in the mode its settings give, as a user would.
    */
   approvalMode?: string | null;
@@ -132,13 +147,14 @@ export function commandShellLine(command: Omit<CliCommand, 'shellLine'>): string
 
 interface Prepared {
   env: Record<string, string>;
-  args: string[];
+  /** The CLI's command line: Node's arguments, or the whole of a native executable's. */
+  argv: string[];
   close(): Promise<void>;
 }
 
-function approvalModeArgs(options: CliLaunchOptions): string[] {
+function approvalModeArgs(options: CliLaunchOptions, flag = '--approval-mode'): string[] {
   const mode = options.approvalMode === undefined ? 'default' : options.approvalMode;
-  return mode === null ? [] : ['--approval-mode', mode];
+  return mode === null ? [] : [flag, mode];
 }
 
 async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
@@ -157,7 +173,7 @@ async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise
   const args = [await binPath('@google/gemini-cli'), '-m', 'gemini-2.5-flash'];
   args.push(...approvalModeArgs(options), '--fake-responses-non-strict', responses);
   if (options.promptAtStart !== false) args.push('-i', prompt);
-  return { env, args, close: async () => undefined };
+  return { env, argv: [process.execPath, ...args], close: async () => undefined };
 }
 
 async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
@@ -175,8 +191,24 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
     OPENAI_API_KEY: 'fake-key',
     OPENAI_MODEL: 'fake-model',
   };
-  return { env, args, close: () => model.close() };
+  return { env, argv: [process.execPath, ...args], close: () => model.close() };
 }
+
+/** The newest Claude Code; its model replaces the file's whole text with the edit's. */
+async function prepareClaude(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
+  const { home, cwd, edit } = options;
+  const claudeConfigDir = options.claudeConfigDir ?? path.join(home, '.claude');
+  await seedClaudeCode('newest', claudeConfigDir, cwd);
+  const oldString = await readFile(edit.filePath, 'utf8');
+  const script = { prompt, filePath: edit.filePath, oldString, newString: edit.content };
+  const model = await FakeAnthropicModel.start(script);
+  const argv = [claudeCodeBinary('newest'), ...approvalModeArgs(options, '--permission-mode')];
+  if (options.promptAtStart !== false) argv.push(prompt);
+  const env = offlineClaudeEnv(claudeConfigDir, model.baseUrl);
+  return { env, argv, close: () => model.close() };
+}
+
+const PREPARE = { gemini: prepareGemini, qwen: prepareQwen, claude: prepareClaude };
 
 /**
  * Prepares a private HOME with settings, the fake model, and the command line that starts the
@@ -185,7 +217,7 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
 export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLaunch> {
   await Promise.all([options.tmpDir, options.home].map((dir) => mkdir(dir, { recursive: true })));
   const prompt = editPrompt(options.edit);
-  const prepared = await (options.cli === 'gemini' ? prepareGemini : prepareQwen)(options, prompt);
+  const prepared = await PREPARE[options.cli](options, prompt);
   // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
   // TERM_PROGRAM, XDG_*) may change how the CLI behaves. The runner's marker goes along, so
   // that the runner finds the CLI and its tmux server if the test leaves them running.
@@ -200,6 +232,6 @@ export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLa
     ...prepared.env,
     ...options.env,
   };
-  const command = { argv: [process.execPath, ...prepared.args], env, cwd: options.cwd };
+  const command = { argv: prepared.argv, env, cwd: options.cwd };
   return { command: { ...command, shellLine: commandShellLine(command) }, close: prepared.close };
 }

@@ -24,11 +24,23 @@ export interface CliSessionOptions extends CliLaunchOptions {
   height?: number;
 }
 
-/** Both CLIs ask this in their own confirmation dialog for a file edit. */
+/** Gemini CLI and Qwen Code ask this in their own confirmation dialog for a file edit. */
 export const confirmationPattern = /Apply this change\?/;
 
-/** Shown once the CLI is idle and waiting for the user's next message. */
+/** Shown once Gemini CLI or Qwen Code is idle and waiting for the user's next message. */
 export const inputPattern = /Type your message/;
+
+/** What each CLI shows: its own confirmation dialog for a file edit, and its idle prompt. */
+const SCREENS: Record<CliName, { confirmation: RegExp; input: RegExp }> = {
+  gemini: { confirmation: confirmationPattern, input: inputPattern },
+  qwen: { confirmation: confirmationPattern, input: inputPattern },
+  claude: { confirmation: /Do you want to make this edit/, input: /\? for shortcuts/ },
+};
+
+/** What `cli` shows once it is idle and waiting for the user's next message. */
+export function idlePattern(cli: CliName): RegExp {
+  return SCREENS[cli].input;
+}
 
 // Keys for "Yes, allow once" (option 1, picked by its number) and for "No" (Esc).
 const approveKeys = ['1'];
@@ -37,7 +49,7 @@ const rejectKeys = ['Escape'];
 export type ScreenCondition = RegExp | ((screen: string) => boolean);
 
 /**
- * `cli` in `sandbox` (its workspace, HOME, TMPDIR and QWEN_HOME), its model to propose `edit`
+ * `cli` in `sandbox` (its workspace, HOME, TMPDIR, QWEN_HOME and CLAUDE_CONFIG_DIR), its model to propose `edit`
  * once the test asks for it (`CliSession.askForEdit`), not at start.
  */
 export function cliInSandbox(
@@ -45,8 +57,8 @@ export function cliInSandbox(
   cli: CliName,
   edit: ProposedEdit,
 ): CliLaunchOptions & { promptAtStart: false } {
-  const { workspace: cwd, home, tmpDir, qwenHome } = sandbox;
-  return { cli, cwd, home, tmpDir, qwenHome, edit, promptAtStart: false };
+  const { workspace: cwd, home, tmpDir, qwenHome, claudeConfigDir } = sandbox;
+  return { cli, cwd, home, tmpDir, qwenHome, claudeConfigDir, edit, promptAtStart: false };
 }
 
 /** The real CLI, interactive in a tmux pane, talking to a fake model. */
@@ -139,11 +151,13 @@ export class CliSession {
 
   /**
    * Types a message and sends it. Enter goes separately, once the text shows: typed in the
-   * same burst, the CLI takes it for part of a paste and inserts a newline instead.
+   * same burst, the CLI takes it for part of a paste and inserts a newline instead. Spaces
+   * count as one: Emacs's term.el draws Claude Code's prompt with a space doubled.
    */
   async submit(text: string, timeoutMs?: number): Promise<void> {
     await this.type(text);
-    await this.waitForScreen((screen) => screen.includes(text), timeoutMs);
+    const spaced = (screen: string) => screen.replace(/ +/g, ' ');
+    await this.waitForScreen((screen) => spaced(screen).includes(spaced(text)), timeoutMs);
     await this.sendKeys('Enter');
   }
 
@@ -157,19 +171,19 @@ export class CliSession {
       async () => ((await connected()) ? true : undefined),
       timeoutMs,
     );
-    await this.waitForScreen(inputPattern, timeoutMs);
+    await this.waitForScreen(idlePattern(this.cli), timeoutMs);
     await this.submit(editPrompt(this.edit));
   }
 
   /** Waits for the CLI's own confirmation dialog and picks "allow once". */
   async approveInTerminal(timeoutMs?: number): Promise<void> {
-    await this.waitForScreen(confirmationPattern, timeoutMs);
+    await this.waitForScreen(SCREENS[this.cli].confirmation, timeoutMs);
     await this.sendKeys(...approveKeys);
   }
 
   /** Waits for the CLI's own confirmation dialog and declines the edit. */
   async rejectInTerminal(timeoutMs?: number): Promise<void> {
-    await this.waitForScreen(confirmationPattern, timeoutMs);
+    await this.waitForScreen(SCREENS[this.cli].confirmation, timeoutMs);
     await this.sendKeys(...rejectKeys);
   }
 

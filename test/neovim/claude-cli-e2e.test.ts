@@ -1,0 +1,13 @@
+/**
+ * End to end: the whole Claude Code (the newest, against a fake Messages API) in a terminal of
+ * the newest Neovim, the testkit's whole-CLI scenarios driven by `neovimCliDriver`: the diff opens
+ * in Neovim, an edit there and `:w` write exactly the user's text, `:q` leaves the file as it was.
+ * Only the newest Neovim runs it (each scenario starts Neovim and Claude Code, about 10–20 s).
+ */
+import { editorVersions, neovimCliDriver, runClaudeScenarios } from '@tandem/testkit';
+
+for (const nvim of editorVersions('nvim', ['newest'])) {
+  runClaudeScenarios(neovimCliDriver(nvim), false);
+  // `:Tandem claude` as the plugin ships it: Claude Code asks, so its edits open as diffs.
+  runClaudeScenarios(neovimCliDriver(nvim, { byCommand: true }), false);
+}
