@@ -168,16 +168,6 @@ function assertCompiled(output: string, lispDir: string): void {
 }
 
 /** The discovery files in the sandbox: Gemini's, the Qwen locks and Claude Code's. */
-function discoveryFiles(sandbox: Sandbox): string[] {
-  const dirs = [
-    path.join(sandbox.tmpDir, 'gemini', 'ide'),
-    path.join(sandbox.qwenHome, 'ide'),
-    path.join(sandbox.claudeConfigDir, 'ide'),
-  ];
-  return dirs.flatMap((dir) =>
-    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
-  );
-}
 
 interface Report {
   loaded: boolean;
@@ -260,7 +250,7 @@ async function useInNextSession({ sandbox, file, env }: Setup, ...init: string[]
     assert.deepEqual(before.autoloaded, COMMANDS, output);
     const on = await reported('ON');
     assert.equal(on.state, 'running', `${on.error}\n${output}`);
-    assert.deepEqual([...on.files].sort(), discoveryFiles(sandbox).sort());
+    assert.deepEqual([...on.files].sort(), sandbox.discoveryFiles().sort());
     const gemini = on.files.find((name) => name.includes('gemini-ide-server-'));
     assert.ok(gemini, output);
     assert.equal(JSON.parse(readFileSync(gemini, 'utf8')).port, on.port);
@@ -273,7 +263,7 @@ async function useInNextSession({ sandbox, file, env }: Setup, ...init: string[]
     writeFileSync(off, '');
     assert.equal((await reported('OFF')).state, 'stopped');
     assert.equal(await exited, 0, output);
-    assert.deepEqual(discoveryFiles(sandbox), []);
+    assert.deepEqual(sandbox.discoveryFiles(), []);
     return on.library;
   } finally {
     if (emacs.exitCode === null) {

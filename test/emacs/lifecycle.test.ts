@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
@@ -22,12 +22,6 @@ import {
 const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 /** The discovery files in the sandbox: Gemini's and the Qwen locks. */
-function discoveryFiles(sandbox: Sandbox): string[] {
-  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
-  return dirs.flatMap((dir) =>
-    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
-  );
-}
 
 async function withEmacs(
   body: (emacs: EmacsSession, sandbox: Sandbox) => Promise<void>,
@@ -70,7 +64,7 @@ test('discovery files name Emacs, with its PID; the mode line counts the CLIs', 
   withEmacs(async (emacs, sandbox) => {
     const status = await emacs.status();
     assert.equal(status.folder, sandbox.workspace);
-    assert.deepEqual([...status.discoveryFiles].sort(), discoveryFiles(sandbox).sort());
+    assert.deepEqual([...status.discoveryFiles].sort(), sandbox.discoveryFiles().sort());
     const pid = Number(await emacs.eval('(emacs-pid)'));
     const gemini = status.discoveryFiles.find((file) => file.includes('gemini-ide-server-'));
     const qwen = status.discoveryFiles.find((file) => file.endsWith('.lock'));
@@ -234,7 +228,7 @@ test(
         assert.equal((await diff.result).status, 'rejected');
         const status = await emacs.waitForState('stopped');
         assert.deepEqual(status.diffs, []);
-        assert.deepEqual(discoveryFiles(sandbox), []);
+        assert.deepEqual(sandbox.discoveryFiles(), []);
         assert.equal(await emacs.eval('(getenv "GEMINI_CLI_IDE_SERVER_PORT")'), 'nil');
         assert.equal(await emacs.eval('(get-buffer "*tandem proposal: off.txt*")'), 'nil');
       }),
@@ -248,7 +242,7 @@ test('quitting Emacs with a diff open: the CLI is told, no discovery file is lef
       await emacs.keys('C-x', 'C-c');
       assert.match(await emacs.waitForExit(), /exit status 0|exited/);
       assert.equal((await diff.result).status, 'rejected');
-      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(sandbox.discoveryFiles(), []);
     }),
   ),
 );
@@ -308,7 +302,7 @@ test('a tandem-sidecar-script that is not there: tandem-mode says so', { skip },
       assert.match(status.error ?? '', /`tandem-sidecar-script' names \S+, which cannot be read/);
       await emacs.waitForScreen(/Tandem: `tandem-sidecar-script' names/);
       await waitFor('no discovery file', () =>
-        discoveryFiles(sandbox).length === 0 ? true : undefined,
+        sandbox.discoveryFiles().length === 0 ? true : undefined,
       );
     },
     { tandem: false },

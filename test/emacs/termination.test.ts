@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
@@ -24,12 +24,6 @@ import {
 const ROUNDS = 10;
 
 /** The discovery files in the sandbox: Gemini's and the Qwen locks. */
-function discoveryFiles(sandbox: Sandbox): string[] {
-  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
-  return dirs.flatMap((dir) =>
-    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
-  );
-}
 
 function alive(pid: number): boolean {
   try {
@@ -78,7 +72,7 @@ test(
         try {
           if (withDiff) await emacs.waitForDiffs(1);
           await terminate(pid, 'SIGTERM', round);
-          assert.deepEqual(discoveryFiles(sandbox), [], `discovery files left (round ${round})`);
+          assert.deepEqual(sandbox.discoveryFiles(), [], `discovery files left (round ${round})`);
           if (result) assert.equal((await result).status, 'rejected');
         } finally {
           await gemini.kill();
@@ -115,11 +109,11 @@ test(
       );
       const pid = emacs.pid!;
       try {
-        await waitUntil('the discovery files', () => discoveryFiles(sandbox).length > 0);
+        await waitUntil('the discovery files', () => sandbox.discoveryFiles().length > 0);
         const { gemini } = await connectClient(sandbox, false);
         try {
           await terminate(pid, round % 2 ? 'SIGTERM' : 'SIGHUP', round);
-          assert.deepEqual(discoveryFiles(sandbox), [], `discovery files left (round ${round})`);
+          assert.deepEqual(sandbox.discoveryFiles(), [], `discovery files left (round ${round})`);
         } finally {
           await gemini.kill();
         }

@@ -4,7 +4,7 @@
  * alone. One Helix serves every case, in order: the context, then the proposals, then quitting.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -44,7 +44,9 @@ describe(
       writeFileSync(file('notes.txt'), `first line\n${WIDE_LINE}\nlast line\n`);
       writeFileSync(file('other.txt'), 'other\n');
       scene.helix = await HelixUnderTest.start(scene.sandbox, ['notes.txt']);
-      await waitFor('the discovery files', () => (discoveryFiles().length >= 2 ? true : undefined));
+      await waitFor('the discovery files', () =>
+        scene.sandbox.discoveryFiles().length >= 2 ? true : undefined,
+      );
       scene.clients = new Map();
       for (const kind of KINDS) scene.clients.set(kind, await realClientIn(scene.sandbox, kind));
     });
@@ -53,14 +55,6 @@ describe(
       await scene.helix?.close();
       scene.sandbox?.remove();
     });
-
-    function discoveryFiles(): string[] {
-      const { tmpDir, qwenHome } = scene.sandbox;
-      const dirs = [path.join(tmpDir, 'gemini', 'ide'), path.join(qwenHome, 'ide')];
-      return dirs.flatMap((dir) =>
-        existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
-      );
-    }
 
     function activeFile(context: IdeContext | undefined) {
       return context?.workspaceState?.openFiles?.find((each) => each.isActive);
@@ -179,7 +173,9 @@ describe(
       // ends the wait for an answer that never comes).
       assert.deepEqual(await diff.result, { status: 'rejected' });
       await waitFor('the discovery files and the proposal to be removed', () =>
-        discoveryFiles().length === 0 && !existsSync(path.dirname(proposal)) ? true : undefined,
+        scene.sandbox.discoveryFiles().length === 0 && !existsSync(path.dirname(proposal))
+          ? true
+          : undefined,
       );
     });
   },

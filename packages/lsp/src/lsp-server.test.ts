@@ -31,13 +31,6 @@ import {
 /** An astral character (two UTF-16 units, four UTF-8 bytes), a wide one, then the x. */
 const ASTRAL_LINE = 'a😀b 文 x';
 
-function discoveryFiles(sandbox: Sandbox): string[] {
-  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
-  return dirs.flatMap((dir) =>
-    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
-  );
-}
-
 function proposalFolders(sandbox: Sandbox): string[] {
   return readdirSync(sandbox.tmpDir).filter((name) => name.startsWith('tandem-lsp-'));
 }
@@ -60,7 +53,7 @@ async function startEditor(
     capabilities: encodings ? { general: { positionEncodings: encodings } } : {},
   });
   await waitFor('the discovery files', () =>
-    discoveryFiles(sandbox).length > 0 ? true : undefined,
+    sandbox.discoveryFiles().length > 0 ? true : undefined,
   );
   return editor;
 }
@@ -108,7 +101,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
   });
 
   test('the editor is named from clientInfo in the discovery files', () => {
-    const gem = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+    const gem = sandbox.discoveryFiles().find((name) => name.includes('gemini'));
     assert.ok(gem, 'a Gemini discovery file');
     const data = JSON.parse(readFileSync(gem, 'utf8')) as { ideInfo: { displayName: string } };
     assert.equal(data.ideInfo.displayName, 'Helix');
@@ -329,7 +322,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     await editor.connection.sendNotification('exit');
     assert.equal(await exitStatus(editor), 0);
     assert.deepEqual(await diff.result, { status: 'rejected' });
-    assert.deepEqual(discoveryFiles(sandbox), []);
+    assert.deepEqual(sandbox.discoveryFiles(), []);
     assert.deepEqual(proposalFolders(sandbox), []);
   });
 });
@@ -590,7 +583,7 @@ describe('tandem lsp: the workspace', () => {
     await symlink(sandbox.workspace, linked);
     const editor = await startEditor(sandbox, ['utf-16']);
     const workspacePath = () => {
-      const file = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+      const file = sandbox.discoveryFiles().find((name) => name.includes('gemini'));
       if (!file) return undefined;
       return (JSON.parse(readFileSync(file, 'utf8')) as { workspacePath: string }).workspacePath;
     };
@@ -616,7 +609,7 @@ describe('tandem lsp: the workspace', () => {
     mkdirSync(second);
     const editor = await startEditor(sandbox, ['utf-16']);
     const workspacePath = () => {
-      const file = discoveryFiles(sandbox).find((name) => name.includes('gemini'));
+      const file = sandbox.discoveryFiles().find((name) => name.includes('gemini'));
       if (!file) return undefined;
       return JSON.parse(readFileSync(file, 'utf8')) as { workspacePath: string };
     };
@@ -645,7 +638,7 @@ describe('tandem lsp: the end of the editor', () => {
     try {
       editor.process.stdin.end();
       assert.equal(await exitStatus(editor), 0);
-      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(sandbox.discoveryFiles(), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {
       await editor.kill();
@@ -657,7 +650,7 @@ describe('tandem lsp: the end of the editor', () => {
     const sandbox = new Sandbox();
     const editor = await startEditor(sandbox, ['utf-16']);
     try {
-      const lock = discoveryFiles(sandbox).find((file) => file.endsWith('.lock'))!;
+      const lock = sandbox.discoveryFiles().find((file) => file.endsWith('.lock'))!;
       const { port, authToken } = JSON.parse(readFileSync(lock, 'utf8')) as {
         port: number;
         authToken: string;
@@ -673,7 +666,7 @@ describe('tandem lsp: the end of the editor', () => {
       });
       editor.process.stdin.end();
       assert.equal(await exitStatus(editor), 1);
-      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(sandbox.discoveryFiles(), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {
       await editor.kill();
@@ -688,7 +681,7 @@ describe('tandem lsp: the end of the editor', () => {
     try {
       fakeEditor.kill('SIGKILL');
       assert.equal(await exitStatus(editor), 0);
-      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(sandbox.discoveryFiles(), []);
       assert.deepEqual(proposalFolders(sandbox), []);
     } finally {
       fakeEditor.kill('SIGKILL');
@@ -717,7 +710,7 @@ describe('tandem lsp: the end of the editor', () => {
       editor.process.stdout.destroy();
       assert.deepEqual(await diff.result, { status: 'rejected' });
       await waitFor('every file removed', () =>
-        discoveryFiles(sandbox).length === 0 && proposalFolders(sandbox).length === 0
+        sandbox.discoveryFiles().length === 0 && proposalFolders(sandbox).length === 0
           ? true
           : undefined,
       );
@@ -734,7 +727,7 @@ describe('tandem lsp: the end of the editor', () => {
     try {
       await editor.connection.sendNotification('exit');
       assert.equal(await exitStatus(editor), 1);
-      assert.deepEqual(discoveryFiles(sandbox), []);
+      assert.deepEqual(sandbox.discoveryFiles(), []);
     } finally {
       await editor.kill();
       sandbox.remove();

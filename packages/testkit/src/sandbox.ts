@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -50,6 +58,18 @@ export class Sandbox {
       mkdirSync(dir, { recursive: true });
     }
     if (options.tmpDirThroughLink) symlinkSync(realTmpDir, this.tmpDir);
+  }
+
+  /** Every discovery file written here: Gemini CLI's folder, Qwen Code's, Claude Code's. */
+  discoveryFiles(): string[] {
+    const dirs = [
+      path.join(this.tmpDir, 'gemini', 'ide'),
+      path.join(this.qwenHome, 'ide'),
+      path.join(this.claudeConfigDir, 'ide'),
+    ];
+    return dirs.flatMap((dir) =>
+      existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
+    );
   }
 
   /**

@@ -4,7 +4,7 @@
  * find the editor through the discovery files alone.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, test, type TestOptions } from 'node:test';
 import {
@@ -174,12 +174,6 @@ function answered(diff: DiffHandle): Promise<boolean> {
 }
 
 /** The discovery files in the sandbox: Gemini's and the Qwen locks. */
-function discoveryFiles(sandbox: Sandbox): string[] {
-  const dirs = [path.join(sandbox.tmpDir, 'gemini', 'ide'), path.join(sandbox.qwenHome, 'ide')];
-  return dirs.flatMap((dir) =>
-    existsSync(dir) ? readdirSync(dir).map((name) => path.join(dir, name)) : [],
-  );
-}
 
 /**
  * Registers the conformance cases (`node:test`) for the editor `driver` starts. Call it once,
@@ -395,7 +389,7 @@ function describeQuitting(driver: AdapterDriver): void {
     const test = casesOf(scene);
 
     test('the client is told rejected, and no discovery file is left', async () => {
-      assert.ok(discoveryFiles(scene.sandbox).length > 0, 'the editor wrote discovery files');
+      assert.ok(scene.sandbox.discoveryFiles().length > 0, 'the editor wrote discovery files');
       const filePath = path.join(scene.sandbox.workspace, 'pending.txt');
       writeFileSync(filePath, 'a\n');
       const diff = client(scene, 'gemini').openDiff(filePath, 'b\n');
@@ -405,7 +399,7 @@ function describeQuitting(driver: AdapterDriver): void {
       const result: DiffResult = await diff.result;
       assert.deepEqual(result, { status: 'rejected' });
       await waitFor('the discovery files to be removed', () =>
-        discoveryFiles(scene.sandbox).length === 0 ? true : undefined,
+        scene.sandbox.discoveryFiles().length === 0 ? true : undefined,
       );
     });
   });
