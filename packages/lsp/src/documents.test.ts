@@ -34,7 +34,10 @@ test('positions and ranges in code points, 1-based', () => {
   const range = { start: { line: 0, character: 1 }, end: { line: 0, character: 4 } };
   assert.equal(documents.textIn(uri, range), '😀b');
   assert.equal(documents.textIn(uri, { start: range.start, end: range.start }), undefined);
-  assert.equal(documents.line(uri, 5), '');
+  assert.deepEqual(documents.enginePosition(uri, { line: 5, character: 3 }), {
+    line: 6,
+    character: 1,
+  });
 });
 
 test('the text of a file the editor has open, by its path', () => {

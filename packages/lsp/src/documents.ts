@@ -1,4 +1,3 @@
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   DidChangeTextDocumentParams,
   DidOpenTextDocumentParams,
@@ -6,7 +5,8 @@ import type {
   Range,
 } from 'vscode-languageserver';
 import { documentKey, fileKey } from './file-identity.js';
-import { codePointsIn, convertCharacter, type PositionEncoding } from './positions.js';
+import type { PositionEncoding } from './positions.js';
+import { BlockText } from './text-blocks.js';
 
 /** A place in a document as the engine counts it: line and character 1-based, in code points. */
 export interface EnginePosition {
@@ -17,11 +17,11 @@ export interface EnginePosition {
 /**
  * The documents the editor has open, kept in step with its edits, each by the file it names
  * (`file-identity.ts`): an editor may spell one file's URI otherwise than Tandem does. Positions
- * arrive in the negotiated encoding; `TextDocument` counts UTF-16, so edits are converted before
- * they apply.
+ * arrive in the negotiated encoding; `BlockText` converts them from the nearest block, so a
+ * keystroke on a line of megabytes costs what it costs on a short one.
  */
 export class OpenDocuments {
-  private readonly documents = new Map<string, TextDocument>();
+  private readonly documents = new Map<string, BlockText>();
   /** The key of each URI the editor opened a document with, looked up at every keystroke. */
   private readonly keys = new Map<string, string>();
 
@@ -32,20 +32,22 @@ export class OpenDocuments {
     return this.keys.get(uri) ?? documentKey(uri);
   }
 
-  opened({ textDocument: { uri, languageId, version, text } }: DidOpenTextDocumentParams): void {
+  opened({ textDocument: { uri, text } }: DidOpenTextDocumentParams): void {
     const key = documentKey(uri);
     this.keys.set(uri, key);
-    this.documents.set(key, TextDocument.create(uri, languageId, version, text));
+    this.documents.set(key, new BlockText(text));
   }
 
-  changed({ textDocument: { uri, version }, contentChanges }: DidChangeTextDocumentParams): void {
+  changed({ textDocument: { uri }, contentChanges }: DidChangeTextDocumentParams): void {
     const document = this.get(uri);
     if (!document) return;
     // Each change applies to the text the previous one left.
     for (const change of contentChanges) {
-      const utf16 =
-        'range' in change ? { ...change, range: this.toUtf16(document, change.range) } : change;
-      TextDocument.update(document, [utf16], version);
+      if (typeof change.text !== 'string') throw new Error('Unknown change event received');
+      if ('range' in change) {
+        const { start, end } = change.range;
+        document.splice(this.offsetAt(document, start), this.offsetAt(document, end), change.text);
+      } else document.replace(change.text);
     }
   }
 
@@ -56,28 +58,18 @@ export class OpenDocuments {
   }
 
   text(uri: string): string | undefined {
-    return this.get(uri)?.getText();
+    return this.get(uri)?.text();
   }
 
   /** The text of the open document of the file `path`, if the editor has it open. */
   textOfFile(path: string): string | undefined {
-    return this.documents.get(fileKey(path))?.getText();
-  }
-
-  /** The text of `line` (0-based) without its line break; `''` past the end. */
-  line(uri: string, line: number): string {
-    const document = this.get(uri);
-    if (!document || line >= document.lineCount) return '';
-    const text = document.getText({
-      start: { line, character: 0 },
-      end: { line: line + 1, character: 0 },
-    });
-    return text.replace(/\r?\n$|\r$/, '');
+    return this.documents.get(fileKey(path))?.text();
   }
 
   /** `position` as the engine counts it. */
   enginePosition(uri: string, position: Position): EnginePosition {
-    const points = codePointsIn(this.line(uri, position.line), position.character, this.encoding);
+    const points =
+      this.get(uri)?.codePointsAt(position.line, position.character, this.encoding) ?? 0;
     return { line: position.line + 1, character: points + 1 };
   }
 
@@ -85,24 +77,18 @@ export class OpenDocuments {
   textIn(uri: string, range: Range): string | undefined {
     const document = this.get(uri);
     if (!document) return undefined;
-    const text = document.getText(this.toUtf16(document, range));
+    const text = document.slice(
+      this.offsetAt(document, range.start),
+      this.offsetAt(document, range.end),
+    );
     return text === '' ? undefined : text;
   }
 
-  private get(uri: string): TextDocument | undefined {
+  private get(uri: string): BlockText | undefined {
     return this.documents.get(this.keyOf(uri));
   }
 
-  private toUtf16(document: TextDocument, range: Range): Range {
-    const convert = ({ line, character }: Position): Position => ({
-      line,
-      character: convertCharacter(
-        this.line(document.uri, line),
-        character,
-        this.encoding,
-        'utf-16',
-      ),
-    });
-    return { start: convert(range.start), end: convert(range.end) };
+  private offsetAt(document: BlockText, { line, character }: Position): number {
+    return document.offsetAt(line, character, this.encoding);
   }
 }

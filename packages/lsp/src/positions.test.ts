@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseEncoding, codePointsIn, convertCharacter, unitsIn } from './positions.js';
+import { chooseEncoding, unitsIn } from './positions.js';
 
 /** a, an astral character, b, a wide character, x: five code points. */
 const LINE = 'a😀b文x';
@@ -14,23 +14,11 @@ test('the encoding: code points first, UTF-16 when the client offers nothing it 
 });
 
 test('the x after an astral character, in each encoding', () => {
-  assert.equal(codePointsIn(LINE, 4, 'utf-32'), 4);
-  assert.equal(codePointsIn(LINE, 5, 'utf-16'), 4);
-  assert.equal(codePointsIn(LINE, 9, 'utf-8'), 4);
   assert.equal(unitsIn(LINE, 4, 'utf-32'), 4);
   assert.equal(unitsIn(LINE, 4, 'utf-16'), 5);
   assert.equal(unitsIn(LINE, 4, 'utf-8'), 9);
 });
 
-test('a count inside a character stops before it; one past the end stops at the end', () => {
-  assert.equal(codePointsIn(LINE, 2, 'utf-16'), 1);
-  assert.equal(codePointsIn(LINE, 3, 'utf-8'), 1);
-  assert.equal(codePointsIn(LINE, 99, 'utf-8'), 5);
+test('a count past the end of the line stops at its end', () => {
   assert.equal(unitsIn(LINE, 99, 'utf-16'), 6);
-});
-
-test('conversions between encodings', () => {
-  assert.equal(convertCharacter(LINE, 9, 'utf-8', 'utf-16'), 5);
-  assert.equal(convertCharacter(LINE, 5, 'utf-16', 'utf-8'), 9);
-  assert.equal(convertCharacter(LINE, 3, 'utf-32', 'utf-16'), 4);
 });

@@ -13,25 +13,11 @@ export function chooseEncoding(offered: readonly string[] | undefined): Position
   return PREFERENCE.find((encoding) => offered?.includes(encoding)) ?? 'utf-16';
 }
 
-function unitsOf(codePoint: number, encoding: PositionEncoding): number {
+/** The units one code point takes in `encoding`. */
+export function unitsOf(codePoint: number, encoding: PositionEncoding): number {
   if (encoding === 'utf-32') return 1;
   if (encoding === 'utf-16') return codePoint > 0xffff ? 2 : 1;
   return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
-}
-
-/**
- * How many code points of `line` the first `character` units of `encoding` cover. A count that
- * ends inside a character stops before it; one past the end of the line stops at its end.
- */
-export function codePointsIn(line: string, character: number, encoding: PositionEncoding): number {
-  let units = 0;
-  let points = 0;
-  for (const char of line) {
-    units += unitsOf(char.codePointAt(0) as number, encoding);
-    if (units > character) break;
-    points += 1;
-  }
-  return points;
 }
 
 /** How many units of `encoding` the first `points` code points of `line` take. */
@@ -44,14 +30,4 @@ export function unitsIn(line: string, points: number, encoding: PositionEncoding
     seen += 1;
   }
   return units;
-}
-
-/** `character` units of `from` on `line`, counted in `to`. */
-export function convertCharacter(
-  line: string,
-  character: number,
-  from: PositionEncoding,
-  to: PositionEncoding,
-): number {
-  return from === to ? character : unitsIn(line, codePointsIn(line, character, from), to);
 }
