@@ -58,7 +58,11 @@ export {
 } from './clients/container-rules.js';
 export type { DiscoveryOptions } from './discovery/discovery-files.js';
 export {
+  CLAUDE_CLIENT_NAME,
+  CLAUDE_DIFF_ANSWERS,
   CLAUDE_PORT_VARIABLE,
+  CLAUDE_SUBPROTOCOL,
+  CLAUDE_TOKEN_HEADER,
   claudeConfigDir,
   claudeIdeDir,
   claudeLockPath,

@@ -8,6 +8,7 @@ import {
   type CheckSection,
   type CheckTarget,
 } from './check-report.js';
+import { runClaudeChecks } from './claude-check-run.js';
 import { checkDiffs } from './diff-checks.js';
 import { checkDiscovery } from './discovery-checks.js';
 import { Person } from './person.js';
@@ -16,7 +17,7 @@ import { checkSecurity } from './security-checks.js';
 import { checkSessions } from './session-checks.js';
 import { checkTransport } from './transport-checks.js';
 
-export const checkUsage = `Usage: tandem check [--cwd DIR | --port N --token T] [--cli gemini|qwen|both]
+export const checkUsage = `Usage: tandem check [--cwd DIR | --port N --token T] [--cli gemini|qwen|both|claude]
                     [--interactive] [--time-limit SECONDS] [--json]
 
 Checks an IDE companion (any editor's, not only Tandem's) against what Gemini CLI and Qwen Code
@@ -38,11 +39,24 @@ fix it. It finds the companion each CLI would use from DIR (the same prediction 
 Every session it opens is closed again. Diffs open on files that do not exist in DIR; nothing
 is written there.
 
+With --cli claude it checks a Claude Code companion instead, as the Claude Code binary needs it:
+
+  Discovery   the lock file Claude Code takes from DIR (<CLAUDE_CONFIG_DIR or ~/.claude>/ide/
+              <port>.lock): its fields, a live pid, transport "ws", 0600 in a 0700 folder
+  Security    upgrades without the token, with a wrong one, with an Origin, with a foreign Host
+              (the class of CVE-2025-52882); still serving afterwards
+  Transport   the WebSocket upgrade with subprotocol mcp, initialize, openDiff, close_tab and
+              getDiagnostics listed, getDiagnostics' answer
+  Selection   with --interactive: you select lines; selection_changed as Claude Code reads it
+  Diffs       with --interactive: you accept with an edit (FILE_SAVED and your text), reject
+              (DIFF_REJECTED, never TAB_CLOSED) and quit; openDiff waits for you; close_tab
+              closes a diff answered in the terminal
+
 Options:
   --cwd DIR           the folder a CLI would run in (default: the current directory)
   --port N            check the companion on 127.0.0.1:N instead (discovery is not checked)
-  --token T           the token to send with --port
-  --cli NAME          gemini, qwen or both (default: both)
+  --token T           the token to send with --port (Claude Code: the lock's authToken)
+  --cli NAME          gemini, qwen, both (the default) or claude
   --interactive       also check diffs, with you at the editor
   --time-limit S      how long each interactive step waits (default: 120)
   --json              print the report as JSON (see below)
@@ -54,10 +68,10 @@ do not count); 1 when one did; 2 on a usage error.
 --json prints one object (version 1; fields may be added, none will change meaning):
   version      1
   dir          DIR, absolute
-  clients      the CLIs checked: gemini, qwen
+  clients      the CLIs checked: gemini, qwen, or claude
   interactive  whether the diff checks ran
-  targets[]    {port, chosenBy: [gemini|qwen] | "port option", ideInfo?, files[]}
-  sections[]   {name: Discovery|Security|Transport|Sessions|Diffs, checks[]}
+  targets[]    {port, chosenBy: [gemini|qwen|claude] | "port option", ideInfo?, files[]}
+  sections[]   {name: Discovery|Security|Transport|Sessions|Selection|Diffs, checks[]}
     checks[]   {id, title, status: pass|fail|skip, severity: breaks|unsafe|advice,
                 clients?, detail, effect?, fix?}   (effect and fix on failures)
   counts       {pass, fail, skip}
@@ -86,15 +100,18 @@ export const checkCommand = folderCommand(
     const limitMs = secondsOf(values['time-limit'] ?? '120') * 1000;
     const person = values.interactive ? new Person(io, limitMs) : undefined;
     try {
-      const report = await runChecks({
+      const options = {
         dir,
         env: io.env,
-        clients,
         ...(port !== undefined && {
           address: { port, ...(values.token !== undefined && { token: values.token }) },
         }),
         ...(person && { person }),
-      });
+      };
+      const report =
+        clients === 'claude'
+          ? await runClaudeChecks(options)
+          : await runChecks({ ...options, clients });
       io.stdout.write(
         values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckReport(report),
       );
@@ -143,7 +160,8 @@ export async function runChecks(options: CheckOptions): Promise<CheckReport> {
   ];
   for (const target of targets) {
     const address = { port: target.port, ...(target.token && { token: target.token }) };
-    const kinds = target.chosenBy === 'port option' ? clients : target.chosenBy;
+    // Gemini CLI's and Qwen Code's discovery chose it: never Claude Code, checked on its own.
+    const kinds = target.chosenBy === 'port option' ? clients : (target.chosenBy as ClientKind[]);
     security.checks.push(...(await checkSecurity(address)));
     for (const kind of kinds) {
       const { checks, client } = await checkTransport(address, kind);
@@ -166,10 +184,12 @@ export async function runChecks(options: CheckOptions): Promise<CheckReport> {
   );
 }
 
-function clientsOf(value: string | undefined): ClientKind[] {
+/** The CLIs of `--cli`: Claude Code's companion is checked on its own. */
+function clientsOf(value: string | undefined): ClientKind[] | 'claude' {
   if (value === undefined || value === 'both') return ['gemini', 'qwen'];
   if (value === 'gemini' || value === 'qwen') return [value];
-  throw new UsageError(`--cli takes gemini, qwen or both, not ${JSON.stringify(value)}`);
+  if (value === 'claude') return value;
+  throw new UsageError(`--cli takes gemini, qwen, both or claude, not ${JSON.stringify(value)}`);
 }
 
 function secondsOf(value: string): number {

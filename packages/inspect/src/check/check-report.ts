@@ -1,4 +1,13 @@
-import type { ClientKind } from '../doctor/prediction.js';
+import { CLAUDE_CLIENT_NAME } from '@tandem/core';
+import { CLIENT_NAMES, type ClientKind } from '../doctor/prediction.js';
+
+/** The CLIs `tandem check` checks a companion for (`--cli`). */
+export type CheckedCli = ClientKind | 'claude';
+
+export const CHECKED_CLI_NAMES: Record<CheckedCli, string> = {
+  ...CLIENT_NAMES,
+  claude: CLAUDE_CLIENT_NAME,
+};
 
 /**
  * What a failed check means:
@@ -28,7 +37,7 @@ export interface CheckResult {
 }
 
 export interface CheckSection {
-  name: 'Discovery' | 'Security' | 'Transport' | 'Sessions' | 'Diffs';
+  name: 'Discovery' | 'Security' | 'Transport' | 'Sessions' | 'Selection' | 'Diffs';
   checks: CheckResult[];
 }
 
@@ -36,7 +45,7 @@ export interface CheckSection {
 export interface CheckTarget {
   port: number;
   /** How it was found: the CLIs whose prediction chose it, or `--port`. */
-  chosenBy: ClientKind[] | 'port option';
+  chosenBy: CheckedCli[] | 'port option';
   ideInfo?: { name: string; displayName: string };
   /** Its discovery files, as the CLIs would read them. */
   files: string[];
@@ -46,7 +55,7 @@ export interface CheckTarget {
 export interface CheckReport {
   version: 1;
   dir: string;
-  clients: ClientKind[];
+  clients: CheckedCli[];
   interactive: boolean;
   targets: CheckTarget[];
   sections: CheckSection[];

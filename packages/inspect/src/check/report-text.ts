@@ -1,6 +1,5 @@
 import { printable } from '@tandem/command';
-import { CLIENT_NAMES } from '../doctor/prediction.js';
-import type { CheckReport, CheckResult } from './check-report.js';
+import { CHECKED_CLI_NAMES, type CheckReport, type CheckResult } from './check-report.js';
 
 const MARK = { pass: '✓', skip: '·', breaks: '✗', unsafe: '✗', advice: '!' } as const;
 
@@ -11,7 +10,7 @@ export function renderCheckReport(report: CheckReport): string {
     const by =
       target.chosenBy === 'port option'
         ? 'given by --port'
-        : `used by ${target.chosenBy.map((kind) => CLIENT_NAMES[kind]).join(' and ')}`;
+        : `used by ${target.chosenBy.map((kind) => CHECKED_CLI_NAMES[kind]).join(' and ')}`;
     const editor = target.ideInfo ? `${target.ideInfo.displayName} · ` : '';
     out.push(`Companion: ${editor}port ${target.port} (${by})`);
   }
@@ -34,7 +33,7 @@ export function renderCheckReport(report: CheckReport): string {
 function checkLines(check: CheckResult): string[] {
   const mark = check.status === 'fail' ? MARK[check.severity] : MARK[check.status];
   const who = check.clients
-    ? ` [${check.clients.map((kind) => CLIENT_NAMES[kind]).join(', ')}]`
+    ? ` [${check.clients.map((kind) => CHECKED_CLI_NAMES[kind]).join(', ')}]`
     : '';
   const label =
     check.status === 'fail' && check.severity !== 'breaks' ? ` (${check.severity})` : '';
