@@ -61,6 +61,8 @@ export class BrokenClaudeCompanion {
   lockFile = '';
   /** The diffs waiting for the person, oldest first. */
   readonly diffs: ClaudeDiff[] = [];
+  /** The `tab_name` of every close_tab call, in order. */
+  readonly closedTabs: string[] = [];
   /** The connections that said `ide_connected`. */
   readonly listening = new Set<WebSocket>();
   private readonly sockets = new Set<WebSocket>();
@@ -262,6 +264,7 @@ export class BrokenClaudeCompanion {
       }
       case 'close_tab': {
         if (this.has('no-close-tab')) return fail(-32602, 'Tool close_tab not found');
+        this.closedTabs.push(args.tab_name ?? '');
         const diff = this.diffs.find((d) => d.tabName === args.tab_name);
         if (diff && !this.has('ignores-close-tab')) this.settle(diff, ['DIFF_REJECTED']);
         return texts('TAB_CLOSED');
