@@ -28,6 +28,8 @@ const WEIGHTS = [
   { weight: 3, files: /^packages\/vscode\/test\/(?!package\.test)|check-vscode\.test\.ts$/ },
   { weight: 2, files: /cli-e2e\.test\.ts$|whole-cli\.test\.ts$|install-eat\.test\.ts$/ },
   { weight: 2, files: /check-real-clients\.test\.ts$|real-clients\/cli-(session|launch)\.test/ },
+  // Claude Code in tmux, two at a time.
+  { weight: 2, files: /check-claude-real\.test\.ts$/ },
   // The README's quick start: npm ci and npm run build of a fresh clone.
   { weight: 2, files: /^test\/docs\/install\.test\.ts$/ },
 ];

@@ -92,7 +92,11 @@ export class BrokenClaudeCompanion {
     defects: ClaudeDefect[],
     options: { env: NodeJS.ProcessEnv; workspace: string },
   ): Promise<BrokenClaudeCompanion> {
-    const companion = new BrokenClaudeCompanion(new Set(defects), createServer(), options.workspace);
+    const companion = new BrokenClaudeCompanion(
+      new Set(defects),
+      createServer(),
+      options.workspace,
+    );
     await new Promise<void>((resolve) => companion.http.listen(0, '127.0.0.1', resolve));
     companion.port = (companion.http.address() as AddressInfo).port;
     companion.writeLock(options.env);
@@ -164,7 +168,9 @@ export class BrokenClaudeCompanion {
     this.lockFile = claudeLockPath(config, this.port);
     const lock: Record<string, unknown> = {
       pid: this.has('dead-pid') ? 2 ** 22 + 1 : process.pid,
-      workspaceFolders: [this.has('foreign-folders') ? '/nonexistent/another-project' : this.workspace],
+      workspaceFolders: [
+        this.has('foreign-folders') ? '/nonexistent/another-project' : this.workspace,
+      ],
       ideName: 'Broken Editor',
       transport: this.has('sse-transport') ? 'sse' : 'ws',
       authToken: this.token,
@@ -214,7 +220,8 @@ export class BrokenClaudeCompanion {
     const reply = (result: unknown) => send(ws, { id: message.id, result });
     const fail = (code: number, text: string) =>
       send(ws, { id: message.id, error: { code, message: text } });
-    const texts = (...items: string[]) => reply({ content: items.map((text) => ({ type: 'text', text })) });
+    const texts = (...items: string[]) =>
+      reply({ content: items.map((text) => ({ type: 'text', text })) });
     switch (message.method) {
       case 'initialize':
         if (this.has('refuses-initialize')) return fail(-32602, 'Unsupported protocol version');

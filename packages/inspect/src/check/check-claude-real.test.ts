@@ -51,68 +51,76 @@ const CASES: Case[] = [
 const version = process.env.TANDEM_CLAUDE === 'oldest' ? 'oldest' : 'newest';
 const skip = missing(['tmux'], claudeCodeMissing(version));
 
-describe(`Claude Code ${version}, real, against the planted defects`, { skip, concurrency: 2 }, () => {
-  for (const { defect, act, written, leftOpen } of CASES) {
-    const holds = written === PROPOSAL ? 'the proposal' : 'what it held';
-    const name =
-      act === 'terminal'
-        ? `${defect ?? 'no defect'}: approved in the terminal, close_tab ${leftOpen ? 'leaves the diff open in the editor' : 'closes the diff in the editor'}`
-        : `${defect ?? 'no defect'}: after "${act}" in the editor the file holds ${holds}`;
-    it(name, async () => {
-      const sandbox = new Sandbox();
-      const file = path.join(sandbox.workspace, 'notes.txt');
-      await writeFile(file, ORIGINAL);
-      const companion = await BrokenClaudeCompanion.start(defect ? [defect] : [], {
-        env: sandbox.env(),
-        workspace: sandbox.workspace,
-      });
-      const run = await startClaudeCode({
-        version,
-        cwd: sandbox.workspace,
-        dir: path.join(sandbox.root, 'claude-run'),
-        claudeConfigDir: sandbox.claudeConfigDir,
-        ssePort: companion.port,
-        script: { prompt: PROMPT, filePath: file, oldString: 'beta', newString: 'BETA' },
-      });
-      const screen = () => run.pane.capture();
-      try {
-        await waitUntil('Claude Code connected', () => companion.listening.size > 0, 60_000);
-        await run.pane.type(PROMPT);
-        await waitUntil('the prompt typed', async () => (await screen()).includes(PROMPT));
-        await run.pane.sendKeys('Enter');
-        if (act !== 'none') {
-          const diff = await waitFor('the diff in the editor', () => companion.newestDiff(), 60_000);
-          assert.equal(diff.proposal, PROPOSAL);
-          if (act === 'accept') companion.accept(diff, USER_TEXT);
-          if (act === 'reject') companion.reject(diff);
-          if (act === 'terminal') {
-            await waitUntil('the confirmation in the terminal', async () =>
-              /Do you want to make this edit/.test(await screen()),
+describe(
+  `Claude Code ${version}, real, against the planted defects`,
+  { skip, concurrency: 2 },
+  () => {
+    for (const { defect, act, written, leftOpen } of CASES) {
+      const holds = written === PROPOSAL ? 'the proposal' : 'what it held';
+      const name =
+        act === 'terminal'
+          ? `${defect ?? 'no defect'}: approved in the terminal, close_tab ${leftOpen ? 'leaves the diff open in the editor' : 'closes the diff in the editor'}`
+          : `${defect ?? 'no defect'}: after "${act}" in the editor the file holds ${holds}`;
+      it(name, async () => {
+        const sandbox = new Sandbox();
+        const file = path.join(sandbox.workspace, 'notes.txt');
+        await writeFile(file, ORIGINAL);
+        const companion = await BrokenClaudeCompanion.start(defect ? [defect] : [], {
+          env: sandbox.env(),
+          workspace: sandbox.workspace,
+        });
+        const run = await startClaudeCode({
+          version,
+          cwd: sandbox.workspace,
+          dir: path.join(sandbox.root, 'claude-run'),
+          claudeConfigDir: sandbox.claudeConfigDir,
+          ssePort: companion.port,
+          script: { prompt: PROMPT, filePath: file, oldString: 'beta', newString: 'BETA' },
+        });
+        const screen = () => run.pane.capture();
+        try {
+          await waitUntil('Claude Code connected', () => companion.listening.size > 0, 60_000);
+          await run.pane.type(PROMPT);
+          await waitUntil('the prompt typed', async () => (await screen()).includes(PROMPT));
+          await run.pane.sendKeys('Enter');
+          if (act !== 'none') {
+            const diff = await waitFor(
+              'the diff in the editor',
+              () => companion.newestDiff(),
+              60_000,
             );
-            await run.pane.sendKeys('1');
-            await waitUntil('close_tab for the diff', () =>
-              companion.closedTabs.includes(diff.tabName),
-            );
-            assert.equal(companion.diffs.includes(diff), leftOpen);
+            assert.equal(diff.proposal, PROPOSAL);
+            if (act === 'accept') companion.accept(diff, USER_TEXT);
+            if (act === 'reject') companion.reject(diff);
+            if (act === 'terminal') {
+              await waitUntil('the confirmation in the terminal', async () =>
+                /Do you want to make this edit/.test(await screen()),
+              );
+              await run.pane.sendKeys('1');
+              await waitUntil('close_tab for the diff', () =>
+                companion.closedTabs.includes(diff.tabName),
+              );
+              assert.equal(companion.diffs.includes(diff), leftOpen);
+            }
           }
+          if (written === ORIGINAL) {
+            await waitUntil('the turn over', async () =>
+              /Rejected update to notes\.txt|User rejected/.test(await screen()),
+            );
+          } else {
+            await waitUntil(
+              'the file written',
+              async () => (await readFile(file, 'utf8')) === written,
+              60_000,
+            );
+          }
+          assert.equal(await readFile(file, 'utf8'), written);
+        } finally {
+          await run.stop();
+          await companion.stop();
+          sandbox.remove();
         }
-        if (written === ORIGINAL) {
-          await waitUntil('the turn over', async () =>
-            /Rejected update to notes\.txt|User rejected/.test(await screen()),
-          );
-        } else {
-          await waitUntil(
-            'the file written',
-            async () => (await readFile(file, 'utf8')) === written,
-            60_000,
-          );
-        }
-        assert.equal(await readFile(file, 'utf8'), written);
-      } finally {
-        await run.stop();
-        await companion.stop();
-        sandbox.remove();
-      }
-    });
-  }
-});
+      });
+    }
+  },
+);

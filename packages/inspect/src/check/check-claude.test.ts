@@ -13,7 +13,7 @@ import {
   CLAUDE_DEFECTS,
   type ClaudeDefect,
 } from './broken-claude-companion.fixture.js';
-import { assertPassed, failures, runCheck, type PersonScript } from './check-run.fixture.js';
+import { assertFailed, assertPassed, runCheck, type PersonScript } from './check-run.fixture.js';
 
 /** The check each defect must fail. */
 const FAILS: Record<ClaudeDefect, string> = {
@@ -85,7 +85,7 @@ describe('tandem check --cli claude finds each planted defect', { concurrency: 6
         cwd: workspace,
         person: personAt(companion),
       });
-      return { run, failed: failures(run.report) };
+      return { run };
     } finally {
       await companion.stop();
       sandbox.remove();
@@ -103,16 +103,13 @@ describe('tandem check --cli claude finds each planted defect', { concurrency: 6
 
   for (const defect of CLAUDE_DEFECTS) {
     it(`${defect}: ${FAILS[defect]} fails`, async () => {
-      const { run, failed } = await check([defect]);
-      assert.ok(
-        failed.some((line) => line.startsWith(`${FAILS[defect]}:`)),
-        `expected ${FAILS[defect]} among the failures:\n${failed.join('\n')}\n${run.stderr}`,
-      );
-      const result = run
+      const { run } = await check([defect]);
+      assertFailed(run, FAILS[defect]);
+      // A security hole alone does not fail the run: Claude Code works all the same.
+      const { severity } = run
         .report!.sections.flatMap((section) => section.checks)
         .find((c) => c.id === FAILS[defect])!;
-      assert.ok(result.effect && result.fix, 'a failure says what the CLI does and how to fix it');
-      assert.equal(run.status, result.severity === 'breaks' ? 1 : 0);
+      if (severity !== 'breaks') assert.equal(run.status, 0);
     });
   }
 });

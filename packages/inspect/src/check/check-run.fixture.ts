@@ -73,6 +73,23 @@ export function failures(report: CheckReport | undefined): string[] {
     .map((check) => `${check.id}: ${check.detail}`);
 }
 
+/**
+ * That `run` failed the check `id`, saying what the CLI then does and how to fix it, with the
+ * exit status its severity gives.
+ */
+export function assertFailed(run: CheckRun, id: string): void {
+  const failed = failures(run.report);
+  assert.ok(
+    failed.some((line) => line.startsWith(`${id}:`)),
+    `expected ${id} among the failures:\n${failed.join('\n')}\n${run.stderr}`,
+  );
+  const result = run
+    .report!.sections.flatMap((section) => section.checks)
+    .find((c) => c.id === id)!;
+  assert.ok(result.effect && result.fix, 'a failure says what the CLI does and how to fix it');
+  if (result.severity === 'breaks') assert.equal(run.status, 1);
+}
+
 /** That `run` passed: no check failed (the container rule aside), none was skipped, status 0. */
 export function assertPassed(run: CheckRun): void {
   assert.deepEqual(failures(run.report), [], run.stderr);

@@ -31,7 +31,8 @@ export interface UpgradeAnswer {
   error?: string;
 }
 
-const UPGRADE_MS = 3000;
+// As long as any request may take on a loaded machine: a refusal comes at once all the same.
+const UPGRADE_MS = 10_000;
 
 /**
  * A WebSocket upgrade with exactly these headers (Host included), answered 101 or refused; the
@@ -138,7 +139,11 @@ export class ClaudeCheckClient {
   }
 
   /** A request's answer; rejects after `timeoutMs` or when the connection closes first. */
-  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<WireMessage> {
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<WireMessage> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -1,4 +1,9 @@
-import { buildReport, type CheckReport, type CheckSection, type CheckTarget } from './check-report.js';
+import {
+  buildReport,
+  type CheckReport,
+  type CheckSection,
+  type CheckTarget,
+} from './check-report.js';
 import type { CompanionAddress } from './check-client.js';
 import { checkClaudeLock, checkClaudeSession, checkClaudeUpgrade } from './claude-checks.js';
 import { checkClaudeDiffs } from './claude-diff-checks.js';
@@ -50,7 +55,8 @@ export async function runClaudeChecks(options: ClaudeCheckOptions): Promise<Chec
     sections.Transport.checks.push(...upgrade.transport, ...(await checkClaudeSession(address)));
     const connects = sections.Transport.checks.every(
       (check) =>
-        check.status === 'pass' || !['transport.upgrade', 'transport.initialize'].includes(check.id),
+        check.status === 'pass' ||
+        !['transport.upgrade', 'transport.initialize'].includes(check.id),
     );
     if (person && connects) {
       const answered = await checkClaudeDiffs(address, dir, lockFile, person);
@@ -61,7 +67,12 @@ export async function runClaudeChecks(options: ClaudeCheckOptions): Promise<Chec
     }
   }
   return buildReport(
-    { dir, clients: ['claude'], interactive: person !== undefined, targets: target ? [target] : [] },
+    {
+      dir,
+      clients: ['claude'],
+      interactive: person !== undefined,
+      targets: target ? [target] : [],
+    },
     Object.values(sections),
   );
 }

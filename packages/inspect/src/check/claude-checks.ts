@@ -285,7 +285,9 @@ export async function checkClaudeSession(address: CompanionAddress): Promise<Che
       outcome(
         CLAUDE_RULES.tools,
         lacking.length === 0,
-        lacking.length === 0 ? names.join(', ') : `no ${lacking.join(', ')} (has ${names.join(', ') || 'none'})`,
+        lacking.length === 0
+          ? names.join(', ')
+          : `no ${lacking.join(', ')} (has ${names.join(', ') || 'none'})`,
       ),
     );
     if (names.includes('getDiagnostics')) checks.push(await diagnosticsCheck(client));
@@ -310,7 +312,11 @@ async function diagnosticsCheck(client: ClaudeCheckClient): Promise<CheckResult>
   try {
     list = JSON.parse(text);
   } catch {
-    return outcome(CLAUDE_RULES.diagnostics, false, `not JSON: ${JSON.stringify(text.slice(0, 60))}`);
+    return outcome(
+      CLAUDE_RULES.diagnostics,
+      false,
+      `not JSON: ${JSON.stringify(text.slice(0, 60))}`,
+    );
   }
   const valid =
     Array.isArray(list) &&
@@ -321,6 +327,8 @@ async function diagnosticsCheck(client: ClaudeCheckClient): Promise<CheckResult>
   return outcome(
     CLAUDE_RULES.diagnostics,
     valid,
-    valid ? `${(list as unknown[]).length} file(s)` : `not a list of {uri, diagnostics}: ${text.slice(0, 60)}`,
+    valid
+      ? `${(list as unknown[]).length} file(s)`
+      : `not a list of {uri, diagnostics}: ${text.slice(0, 60)}`,
   );
 }

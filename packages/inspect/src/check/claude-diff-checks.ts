@@ -6,6 +6,7 @@ import { CLAUDE_DIFF_ANSWERS } from '@tandem/core';
 import { ClaudeCheckClient, type ToolAnswer } from './claude-check-client.js';
 import { outcome, type CheckResult, type CheckRule } from './check-report.js';
 import type { CompanionAddress } from './check-client.js';
+import { withinMs } from './diff-checks.js';
 import type { Person } from './person.js';
 import { REQUEST_MS } from './transport-checks.js';
 
@@ -106,7 +107,7 @@ export async function checkClaudeDiffs(
     // 2. Accept, after an edit.
     const accept = path('accept');
     const accepting = openDiff(client, accept, 'accept', person.limitMs);
-    const early = await settledWithin(accepting, EARLY_MS);
+    const early = await withinMs(accepting, EARLY_MS);
     diffs.push(
       outcome(
         CLAUDE_DIFF_RULES.waits,
@@ -127,7 +128,7 @@ export async function checkClaudeDiffs(
     // 3. Reject.
     const reject = path('reject');
     const rejecting = openDiff(client, reject, 'reject', person.limitMs);
-    const rejectedEarly = await settledWithin(rejecting, EARLY_MS);
+    const rejectedEarly = await withinMs(rejecting, EARLY_MS);
     if (rejectedEarly === undefined) {
       person.ask('reject', 3, STEPS, `reject the diff of "${basename(reject)}"`);
     }
@@ -146,7 +147,7 @@ export async function checkClaudeDiffs(
     // 4. Quit the editor with a diff open.
     const quit = path('quit');
     const quitting = openDiff(client, quit, 'quit', person.limitMs);
-    await settledWithin(quitting, EARLY_MS);
+    await withinMs(quitting, EARLY_MS);
     person.ask('quit', 4, STEPS, `quit the editor, leaving the diff of "${basename(quit)}" open`);
     const last = await quitting;
     diffs.push(
@@ -195,18 +196,6 @@ function describe(answer: ToolAnswer): string {
   return `${answer.isError ? 'an error: ' : ''}[${texts.join(', ')}]`;
 }
 
-async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function savedCheck(answer: ToolAnswer): CheckResult {
   const [first, text] = answer.texts;
   const lines = PROPOSAL.split('\n').filter(Boolean);
@@ -237,15 +226,24 @@ function savedCheck(answer: ToolAnswer): CheckResult {
 async function closeTabCheck(client: ClaudeCheckClient, filePath: string): Promise<CheckResult> {
   const tabName = 'terminal';
   const opening = openDiff(client, filePath, tabName, REQUEST_MS);
-  const early = await settledWithin(opening, EARLY_MS);
+  const early = await withinMs(opening, EARLY_MS);
   if (early) {
-    return outcome(CLAUDE_DIFF_RULES.closeTab, false, `openDiff answered at once: ${describe(early)}`);
+    return outcome(
+      CLAUDE_DIFF_RULES.closeTab,
+      false,
+      `openDiff answered at once: ${describe(early)}`,
+    );
   }
   const closed = await client
-    .callTool('close_tab', { tab_name: `✻ [Claude Code] ${basename(filePath)} (${tabName}) ⧉` }, REQUEST_MS)
+    .callTool(
+      'close_tab',
+      { tab_name: `✻ [Claude Code] ${basename(filePath)} (${tabName}) ⧉` },
+      REQUEST_MS,
+    )
     .catch((error: Error) => ({ texts: [], isError: true, error: error.message }) as ToolAnswer);
-  if (closed.error) return outcome(CLAUDE_DIFF_RULES.closeTab, false, `close_tab: ${describe(closed)}`);
-  const ended = await settledWithin(opening, REQUEST_MS);
+  if (closed.error)
+    return outcome(CLAUDE_DIFF_RULES.closeTab, false, `close_tab: ${describe(closed)}`);
+  const ended = await withinMs(opening, REQUEST_MS);
   return outcome(
     CLAUDE_DIFF_RULES.closeTab,
     ended !== undefined && ended.texts[0] !== CLAUDE_DIFF_ANSWERS.accepted && !ended.error,
@@ -257,12 +255,21 @@ async function closeTabCheck(client: ClaudeCheckClient, filePath: string): Promi
 
 /** The selection as Claude Code reads it, judged against the file it names. */
 async function selectionCheck(params: Record<string, unknown> | undefined): Promise<CheckResult> {
-  if (!params) return outcome(CLAUDE_DIFF_RULES.selection, false, 'no selection_changed of several lines in time');
+  if (!params)
+    return outcome(
+      CLAUDE_DIFF_RULES.selection,
+      false,
+      'no selection_changed of several lines in time',
+    );
   const { text, filePath, fileUrl, selection } = params as {
     text: string;
     filePath?: unknown;
     fileUrl?: unknown;
-    selection?: { start?: { line?: unknown; character?: unknown }; end?: { line?: unknown; character?: unknown }; isEmpty?: unknown };
+    selection?: {
+      start?: { line?: unknown; character?: unknown };
+      end?: { line?: unknown; character?: unknown };
+      isEmpty?: unknown;
+    };
   };
   const problems: string[] = [];
   if (typeof filePath !== 'string' || !isAbsolute(filePath)) {
@@ -273,7 +280,10 @@ async function selectionCheck(params: Record<string, unknown> | undefined): Prom
   const start = selection?.start;
   const end = selection?.end;
   const position = (p: typeof start) =>
-    Number.isInteger(p?.line) && Number.isInteger(p?.character) && (p!.line as number) >= 0 && (p!.character as number) >= 0;
+    Number.isInteger(p?.line) &&
+    Number.isInteger(p?.character) &&
+    (p!.line as number) >= 0 &&
+    (p!.character as number) >= 0;
   if (!position(start) || !position(end)) {
     problems.push(`selection ${JSON.stringify(selection)}`);
   } else if (selection?.isEmpty !== false) {

@@ -279,7 +279,8 @@ async function answeredAtOnce(
   return { answer, check: outcome(DIFF_RULES.openAtOnce, answer.empty, answer.detail) };
 }
 
-async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+/** What `promise` settles to within `ms`, else undefined. */
+export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms);
