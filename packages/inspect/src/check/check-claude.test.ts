@@ -132,6 +132,13 @@ describe('tandem check --cli claude against Tandem', () => {
     await writeFile(selected, 'one\ntwo\nthree\nfour\n');
     const newest = () => [...editor.shown.values()].at(-1)!;
     try {
+      const plain = await runCheck(['--cli', 'claude', '--cwd', sandbox.workspace], {
+        env: sandbox.env(),
+        cwd: sandbox.workspace,
+      });
+      assert.equal(plain.status, 0, plain.stdout);
+      assert.match(plain.stdout, /^Companion: Test Editor · port \d+ \(used by Claude Code\)$/m);
+      assert.match(plain.stdout, /✓ \d+ passed, 0 failed .*; diffs need --interactive$/m);
       const run = await runCheck(checkArgs(sandbox.workspace, true), {
         env: sandbox.env(),
         cwd: sandbox.workspace,
