@@ -1,7 +1,8 @@
 // What one run of the suite is made of: every *.test.ts once, the editor tests once more for
-// each newer editor version, and (in a whole run) lint and types. Each job is one process.
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// each newer editor version, the `tandem` command's own tests once more on Node 24, and (in a
+// whole run) lint and types. Each job is one process.
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const skip = new Set(['node_modules', 'dist', '.git', '.cache']);
 
@@ -16,6 +17,23 @@ const EDITOR_RUNS = [
   { folder: 'test/emacs/', variable: 'TANDEM_EMACS', labels: ['28.2', 'newest'] },
   { folder: 'test/helix/', variable: 'TANDEM_HELIX', labels: ['25.01', 'newest'] },
 ];
+
+/**
+ * The `tandem` command runs on the user's own `node`: its tests run on this process's Node (20,
+ * the oldest users run: Debian 13's) and once more on Node 24, the active LTS line
+ * (scripts/install-node.sh; `npm run setup:clients` installs it). Once more are the files that
+ * test the command's packages from the inside — the engine, the bridge, lsp, serve, doctor, env
+ * and check, the cli — and the release tarball's install; not those that spend their time in
+ * whole CLIs, editors or browsers (what they test does not change with the Node that runs
+ * `tandem`, and they cost minutes). TANDEM_NODE=24 chooses the Node 24 runs alone.
+ */
+const NODE_RUNS = {
+  variable: 'TANDEM_NODE',
+  label: '24',
+  bin: '.cache/node-24/bin',
+  files:
+    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|check-(defects|emacs|neovim|vim|vscode|real-clients)|review-page|serve-real-clients|helix-config))|^scripts\/release\/npm-package\.test\.ts$/,
+};
 
 /**
  * How much of the machine a file takes while it runs, against the pool's capacity (4 by default
@@ -41,14 +59,18 @@ function* testFiles(root, dir) {
   }
 }
 
-/** A job: a name for people, the command, the variables it adds, its weight in the pool. */
-function testJob(file, env = {}) {
+/**
+ * A job: a name for people, the command, the variables it adds, its weight in the pool. `node`
+ * runs it and comes first on its PATH (the `tandem` a test starts runs on it too).
+ */
+function testJob(file, env = {}, node = process.execPath) {
   const labels = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  const path = node === process.execPath ? {} : { PATH: `${dirname(node)}:${process.env.PATH}` };
   return {
     name: labels.length ? `${file} [${labels.join(' ')}]` : file,
     group: labels.length ? labels.join(' ') : 'once',
-    argv: [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file],
-    env,
+    argv: [node, '--import', 'tsx', '--test', '--test-reporter=spec', file],
+    env: { ...env, ...path },
     weight: WEIGHTS.find(({ files }) => files.test(file))?.weight ?? 1,
   };
 }
@@ -63,8 +85,28 @@ function npmJob(script) {
   };
 }
 
-/** Every run of `file`: one per editor version when it is an editor test, else one. */
-function runsOf(file, environment) {
+/** The runs of one of the `tandem` command's files: on this Node and on Node 24, or one of them. */
+function nodeRunsOf(root, file, environment) {
+  const { variable, label, bin } = NODE_RUNS;
+  const chosen = environment[variable]?.trim();
+  const node = join(root, bin, 'node');
+  if (chosen !== undefined && chosen !== '' && chosen !== label) {
+    throw new Error(`${variable} takes ${label} (or nothing, for both runs), not ${chosen}`);
+  }
+  if (!existsSync(node)) {
+    throw new Error(`the runs on Node ${label} need ${node}: run npm run setup:clients`);
+  }
+  // Its real place, outside the checkout: a user's PATH keeps it (testkit's userPath).
+  const other = testJob(file, { [variable]: label }, realpathSync(node));
+  return chosen ? [other] : [testJob(file), other];
+}
+
+/**
+ * Every run of `file`: one per editor version when it is an editor test, two (Node 20 and 24)
+ * when it is one of the `tandem` command's, else one.
+ */
+function runsOf(root, file, environment) {
+  if (NODE_RUNS.files.test(file)) return nodeRunsOf(root, file, environment);
   const editor = EDITOR_RUNS.find(({ folder }) => file.startsWith(folder));
   if (!editor) return [testJob(file)];
   const chosen = environment[editor.variable]?.trim();
@@ -90,7 +132,7 @@ export function planJobs(root, filters, environment) {
   const files = [...testFiles(root, root)]
     .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
     .sort();
-  const jobs = files.flatMap((file) => runsOf(file, environment));
+  const jobs = files.flatMap((file) => runsOf(root, file, environment));
   if (filters.length === 0) jobs.push(npmJob('lint'), npmJob('typecheck'));
   return jobs.sort((a, b) => startRank(a) - startRank(b));
 }
