@@ -22,17 +22,21 @@ const EDITOR_RUNS = [
  * The `tandem` command runs on the user's own `node`: its tests run on this process's Node (20,
  * the oldest users run: Debian 13's) and once more on Node 24, the active LTS line
  * (scripts/install-node.sh; `npm run setup:clients` installs it). Once more are the files that
- * test the command's packages from the inside — the engine, the bridge, lsp, serve, doctor, env
- * and check, the cli — and the release tarball's install; not those that spend their time in
- * whole CLIs, editors or browsers (what they test does not change with the Node that runs
- * `tandem`, and they cost minutes). TANDEM_NODE=24 chooses the Node 24 runs alone.
+ * test the command's packages from the inside (the engine, the bridge, lsp, serve, doctor, env
+ * and check, the cli), the release tarball's install, and Gemini CLI's cases in a terminal
+ * (cli-session.test.ts; Gemini CLI runs on the Node of the run, Qwen Code on Node 24 in both).
+ * Not those that spend their time in whole CLIs, editors or browsers (what they test does not
+ * change with the Node that runs `tandem`, and they cost minutes), nor the longest of the others
+ * whose cases the rest repeat (doctor against every real client, the diff-closing rules of each
+ * client, the recorded sessions of the LSP clients): docs/ci.md has the cost. TANDEM_NODE=24
+ * chooses the Node 24 runs alone.
  */
 const NODE_RUNS = {
   variable: 'TANDEM_NODE',
   label: '24',
   bin: '.cache/node-24/bin',
   files:
-    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|check-(defects|emacs|neovim|vim|vscode|real-clients)|review-page|serve-real-clients|helix-config))|^scripts\/release\/npm-package\.test\.ts$/,
+    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
 };
 
 /**
