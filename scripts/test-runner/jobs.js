@@ -28,15 +28,15 @@ const EDITOR_RUNS = [
  * Not those that spend their time in whole CLIs, editors or browsers (what they test does not
  * change with the Node that runs `tandem`, and they cost minutes), nor the longest of the others
  * whose cases the rest repeat (doctor against every real client, the diff-closing rules of each
- * client, the recorded sessions of the LSP clients): docs/ci.md has the cost. TANDEM_NODE=24
- * chooses the Node 24 runs alone.
+ * client, the recorded sessions of the LSP clients, ten real clients starting at once on one
+ * bridge): docs/ci.md has the cost. TANDEM_NODE=24 chooses the Node 24 runs alone.
  */
 const NODE_RUNS = {
   variable: 'TANDEM_NODE',
   label: '24',
   bin: '.cache/node-24/bin',
   files:
-    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
+    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/|bridge-load))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
 };
 
 /**
@@ -121,10 +121,19 @@ function runsOf(root, file, environment) {
 /**
  * Where a job comes in the order of starting: the longest first, so that none of them starts
  * last and runs alone. The heavier files take minutes, the editors' files most of a minute,
- * lint and types a minute of CPU, unit tests seconds (docs/ci.md has the measured times).
+ * lint and types a minute of CPU, unit tests seconds (docs/ci.md has the measured times). The
+ * Node 24 runs of the command's files come after the others of their weight: started beside their
+ * Node 20 twins, two copies of one file compete for the same work (ten real clients starting at
+ * once timed out so), and the last minutes of a run have room for them.
  */
 function startRank(job) {
-  const kind = job.name.startsWith('test/') ? 0 : job.group === 'checks' ? 1 : 2;
+  const kind = job.name.startsWith('test/')
+    ? 0
+    : job.group === 'checks'
+      ? 1
+      : job.env[NODE_RUNS.variable]
+        ? 3
+        : 2;
   return kind - 10 * job.weight;
 }
 
