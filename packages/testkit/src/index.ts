@@ -61,7 +61,6 @@ export { REPO_ROOT } from './repo-root.js';
 export * from './release.js';
 export * from './real-clients/real-client.js';
 export * from './real-clients/installed-clients.js';
-export { NODE_24, clientNode } from './real-clients/client-node.js';
 export * from './real-clients/cli-launch.js';
 export * from './real-clients/cli-session.js';
 export * from './real-clients/claude-code.js';

@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../repo-root.js';
 import type { ClientKind } from './runner-protocol.js';
 
 /** The Node 24 installed for the tests. */
-export const NODE_24 = path.join(REPO_ROOT, '.cache', 'node-24', 'bin', 'node');
+const NODE_24 = path.join(REPO_ROOT, '.cache', 'node-24', 'bin', 'node');
 
 /** The oldest Node major each CLI supports (its package's `engines.node`). */
 const OLDEST_NODE: Record<ClientKind, number> = { gemini: 20, qwen: 22 };
