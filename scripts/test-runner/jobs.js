@@ -28,15 +28,17 @@ const EDITOR_RUNS = [
  * Not those that spend their time in whole CLIs, editors or browsers (what they test does not
  * change with the Node that runs `tandem`, and they cost minutes), nor the longest of the others
  * whose cases the rest repeat (doctor against every real client, the diff-closing rules of each
- * client, the recorded sessions of the LSP clients, ten real clients starting at once on one
- * bridge): docs/ci.md has the cost. TANDEM_NODE=24 chooses the Node 24 runs alone.
+ * client, the recorded sessions of the LSP clients), nor the load tests (bridge-load,
+ * engine.load: floods that fail on Node 20 and 24 alike on a starved machine, so a second run
+ * doubles the chance of a red run for little): docs/ci.md has the cost. TANDEM_NODE=24 chooses
+ * the Node 24 runs alone.
  */
 const NODE_RUNS = {
   variable: 'TANDEM_NODE',
   label: '24',
   bin: '.cache/node-24/bin',
   files:
-    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/|bridge-load))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
+    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/|bridge-load|engine\.load))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
 };
 
 /**
