@@ -34,8 +34,14 @@ export function asAdaptersStartIt(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  * its environment), and its spawn → `initialize` reply time. It asks for bridge protocol 1.2,
  * which builds from before 1.3 speak too, so that any two builds can be compared. Its compile
  * cache is the sandbox's own, empty (a first start), unless `env` names one (warmCompileCache).
+ * `node` runs it.
  */
-export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJS.ProcessEnv = {}) {
+export async function startSidecar(
+  sandbox: Sandbox,
+  tandem = TANDEM,
+  env: NodeJS.ProcessEnv = {},
+  node = process.execPath,
+) {
   const started = performance.now();
   const editor = new BridgeEditor(
     asAdaptersStartIt({
@@ -47,6 +53,7 @@ export async function startSidecar(sandbox: Sandbox, tandem = TANDEM, env: NodeJ
       ...env,
     }),
     tandem,
+    node,
   );
   const reply = await editor.request('initialize', {
     protocol: { min: '1.2', max: '1.2' },
@@ -65,19 +72,25 @@ export async function stopSidecar(editor: BridgeEditor): Promise<void> {
 /**
  * A compile cache as a user's holds it once a sidecar of build `tandem` has run and a CLI has
  * connected to it (its entries are written 2 s after each bundle ran): `env` points a sidecar at
- * it. A build without the compile cache leaves it empty.
+ * it. A build without the compile cache leaves it empty. Node's own cache (Node 22.1 and newer)
+ * keeps its entries in a folder of its version's: they are counted there.
  */
 export async function warmCompileCache(
   tandem = TANDEM,
+  node = process.execPath,
 ): Promise<{ env: NodeJS.ProcessEnv; remove(): void }> {
   const sandbox = new Sandbox();
   const env = { XDG_CACHE_HOME: join(sandbox.root, 'warm-cache') };
-  const { editor } = await startSidecar(sandbox, tandem, env);
+  const { editor } = await startSidecar(sandbox, tandem, env, node);
   const client = await realClientIn(sandbox, 'gemini');
   try {
     if ((await client.connect()).status !== 'connected') throw new Error('Gemini did not connect');
     const folder = join(env.XDG_CACHE_HOME, 'tandem', 'compile-cache');
-    const written = async () => ((await readdir(folder)).length >= 2 ? true : undefined);
+    const entries = async () =>
+      (await readdir(folder, { recursive: true, withFileTypes: true })).filter((entry) =>
+        entry.isFile(),
+      );
+    const written = async () => ((await entries()).length >= 2 ? true : undefined);
     await waitFor('the bridge and MCP sessions entries', written, 10_000).catch(() => undefined);
   } finally {
     await client.kill();

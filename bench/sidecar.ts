@@ -3,15 +3,17 @@
  * against the real Gemini CLI client. Prints a Markdown report; docs/benchmarks.md keeps the
  * numbers with the machine and the date. Run it alone on a quiet machine.
  *
- *   node --import tsx bench/sidecar.ts [--runs N] [--baseline OTHER/dist/tandem.js]
+ *   node --import tsx bench/sidecar.ts [--runs N] [--baseline OTHER/dist/tandem.js] [--node PATH]
  *
  * --baseline: another build of the `tandem` command, started alternately with this one in the
- * same run, so that both see the same machine.
+ * same run, so that both see the same machine. --node: this build run by another `node` too
+ * (e.g. .cache/node-24/bin/node, which `npm run setup:clients` installs), in turns with this
+ * process's: the start, the idle memory and the memory after large diffs of each, side by side.
  *
  * Each build's sidecars share a compile cache, warmed by a start that is not counted, as on a
  * user's machine; the first start of all, with the cache empty, is timed on its own.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -30,19 +32,36 @@ import {
 } from './sidecar-process.js';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '30' }, baseline: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '30' },
+    baseline: { type: 'string' },
+    node: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
-const builds: Record<string, string> = { current: TANDEM };
-if (values.baseline) builds.baseline = values.baseline;
+/** A build of the `tandem` command and the `node` that runs it. */
+interface Build {
+  tandem: string;
+  node: string;
+}
+const nodeVersion = (node: string) =>
+  execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+const onNode = values.node ? ` on Node ${process.version}` : '';
+const builds: Record<string, Build> = {
+  [`current${onNode}`]: { tandem: TANDEM, node: process.execPath },
+};
+if (values.baseline) builds.baseline = { tandem: values.baseline, node: process.execPath };
+if (values.node)
+  builds[`current on Node ${nodeVersion(values.node)}`] = { tandem: TANDEM, node: values.node };
 /** Each build's compile cache, warmed by a start not counted: the starts a user usually sees. */
 const caches = Object.fromEntries(
   await Promise.all(
     Object.entries(builds).map(
-      async ([name, tandem]) => [name, await warmCompileCache(tandem)] as const,
+      async ([name, { tandem, node }]) => [name, await warmCompileCache(tandem, node)] as const,
     ),
   ),
 );
+const [current] = Object.keys(builds) as [string];
 
 const MiB = 2 ** 20;
 /** How long a process sits idle before its memory is read. */
@@ -102,15 +121,15 @@ async function startAndIdle(): Promise<
     ]),
   );
   for (let i = 0; i < runs; i++) {
-    for (const [name, tandem] of Object.entries(builds)) {
+    for (const [name, { tandem, node }] of Object.entries(builds)) {
       const empty = new Sandbox();
-      const first = await startSidecar(empty, tandem);
+      const first = await startSidecar(empty, tandem, {}, node);
       results[name]!.first.push(first.ms);
       await stopSidecar(first.editor);
       empty.remove();
 
       const sandbox = new Sandbox();
-      const { editor, ms } = await startSidecar(sandbox, tandem, caches[name]!.env);
+      const { editor, ms } = await startSidecar(sandbox, tandem, caches[name]!.env, node);
       await sleep(SETTLE_MS);
       results[name]!.start.push(ms);
       results[name]!.idle.push(await rssMb(editor.process.pid!));
@@ -127,10 +146,11 @@ async function startAndIdle(): Promise<
  */
 async function settledIdle(): Promise<Record<string, number>> {
   const started = await Promise.all(
-    Object.entries(builds).flatMap(([name, tandem]) =>
+    Object.entries(builds).flatMap(([name, { tandem, node }]) =>
       Array.from({ length: 5 }, async () => {
         const sandbox = new Sandbox();
-        return { name, sandbox, ...(await startSidecar(sandbox, tandem, caches[name]!.env)) };
+        const sidecar = await startSidecar(sandbox, tandem, caches[name]!.env, node);
+        return { name, sandbox, ...sidecar };
       }),
     ),
   );
@@ -154,7 +174,7 @@ async function tenWindows(): Promise<{ rss: number; together: number }> {
   const windows = await Promise.all(
     Array.from({ length: 10 }, async () => {
       const sandbox = new Sandbox();
-      return { sandbox, ...(await startSidecar(sandbox, TANDEM, caches.current!.env)) };
+      return { sandbox, ...(await startSidecar(sandbox, TANDEM, caches[current]!.env)) };
     }),
   );
   await sleep(SETTLE_MS);
@@ -185,13 +205,18 @@ async function heapInUseMb(editor: BridgeEditor): Promise<number> {
   }
 }
 
-/** A sidecar whose editor accepts every diff as proposed, with a real Gemini client connected. */
+/**
+ * A sidecar of build `name` (default: the current one) whose editor accepts every diff as
+ * proposed, with a real Gemini client connected.
+ */
 async function withAcceptingEditor<T>(
   work: (editor: BridgeEditor, client: RealClient, sandbox: Sandbox) => Promise<T>,
   env: NodeJS.ProcessEnv = {},
+  name = current,
 ): Promise<T> {
   const sandbox = new Sandbox();
-  const { editor } = await startSidecar(sandbox, TANDEM, { ...caches.current!.env, ...env });
+  const { tandem, node } = builds[name]!;
+  const { editor } = await startSidecar(sandbox, tandem, { ...caches[name]!.env, ...env }, node);
   editor.handle('diff/open', (params) => {
     const { id, newContent } = params as { id: string; newContent: string };
     setImmediate(() => void editor.request('diff/accepted', { id, content: newContent }));
@@ -226,20 +251,24 @@ async function diffs(
   }
 }
 
-/** After ten 1 MiB diffs: the memory at once, and each second of ten idle ones. */
-async function bigDiffs(): Promise<{ before: number; after: number[] }> {
-  return withAcceptingEditor(async (editor, client, sandbox) => {
-    const pid = editor.process.pid!;
-    await sleep(SETTLE_MS);
-    const before = await rssMb(pid);
-    await diffs(editor, client, sandbox, 10, MiB);
-    const after = [await rssMb(pid)];
-    for (let second = 1; second <= 10; second++) {
-      await sleep(1000);
-      after.push(await rssMb(pid));
-    }
-    return { before, after };
-  });
+/** After ten 1 MiB diffs to build `name`: the memory at once, and each second of ten idle ones. */
+async function bigDiffs(name: string): Promise<{ before: number; after: number[] }> {
+  return withAcceptingEditor(
+    async (editor, client, sandbox) => {
+      const pid = editor.process.pid!;
+      await sleep(SETTLE_MS);
+      const before = await rssMb(pid);
+      await diffs(editor, client, sandbox, 10, MiB);
+      const after = [await rssMb(pid)];
+      for (let second = 1; second <= 10; second++) {
+        await sleep(1000);
+        after.push(await rssMb(pid));
+      }
+      return { before, after };
+    },
+    {},
+    name,
+  );
 }
 
 /**
@@ -274,7 +303,8 @@ const bareStart = await bareStarts();
 const turns = await startAndIdle();
 const settled = await settledIdle();
 const ten = await tenWindows();
-const big = await bigDiffs();
+const big: Record<string, { before: number; after: number[] }> = {};
+for (const name of Object.keys(builds)) big[name] = await bigDiffs(name);
 const leak = await leaks();
 for (const cache of Object.values(caches)) cache.remove();
 
@@ -311,9 +341,15 @@ ${Object.entries(settled)
   .join('\n')}
 | ten sidecars, their resident memory added up | ${mb(ten.rss)} |
 | ten sidecars, together (shared pages once) | ${mb(ten.together)} |
-| before ten 1 MiB diffs | ${mb(big.before)} |
-| right after them | ${mb(big.after[0]!)} |
-| after 1 … 10 idle seconds | ${big.after.slice(1).map(mb).join(', ')} |
+${Object.entries(big)
+  .map(([name, { before, after }]) =>
+    [
+      `| before ten 1 MiB diffs, ${name} | ${mb(before)} |`,
+      `| right after them, ${name} | ${mb(after[0]!)} |`,
+      `| after 1 … 10 idle seconds, ${name} | ${after.slice(1).map(mb).join(', ')} |`,
+    ].join('\n'),
+  )
+  .join('\n')}
 
 
 | heap in use once garbage is collected (MB) | |

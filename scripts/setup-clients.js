@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Installs the real Gemini CLI, Qwen Code and Claude Code (2.1.332 and 2.1.110) that the tests
 // run (packages/testkit/clients), apart from Tandem's own packages: `npm ci` of Tandem installs
-// none of them. Does nothing when the installed copy was made from the current lockfile.
+// none of them. Does nothing when the installed copy was made from the current lockfile. First
+// the Node 24 that Qwen Code needs (it declares node >=22) and that the suite's Node 24 runs use
+// (scripts/install-node.sh, once per machine).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,10 @@ const lock = createHash('sha256')
   .digest('hex');
 // Kept inside node_modules, so that it goes with the installed copy.
 const stamp = join(dir, 'node_modules', '.tandem-lock-sha256');
+
+const installNode = new URL('install-node.sh', import.meta.url).pathname;
+const node = spawnSync(installNode, [], { stdio: 'inherit' });
+if (node.status !== 0) process.exit(node.status ?? 1);
 
 if (existsSync(stamp) && readFileSync(stamp, 'utf8') === lock) process.exit(0);
 console.log(

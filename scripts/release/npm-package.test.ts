@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
@@ -102,6 +102,9 @@ test('the npm package, installed globally from its tarball', { skip: !release },
         'the review page URL',
         () => /Review page: (\S+)/.exec(output())?.[1],
       );
+      // The installed command runs on the user's `node`, the run's (Node 20, and Node 24 in the
+      // suite's second run of this file): the first on the PATH.
+      assert.equal(readlinkSync(`/proc/${serve.pid}/exe`), realpathSync(process.execPath));
       const page = await fetch(url);
       assert.equal(page.status, 200);
       assert.match(await page.text(), /<script[^>]+assets\/app\.js/);

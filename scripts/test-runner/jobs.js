@@ -1,7 +1,8 @@
 // What one run of the suite is made of: every *.test.ts once, the editor tests once more for
-// each newer editor version, and (in a whole run) lint and types. Each job is one process.
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// each newer editor version, the `tandem` command's own tests once more on Node 24, and (in a
+// whole run) lint and types. Each job is one process.
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 
 const skip = new Set(['node_modules', 'dist', '.git', '.cache']);
 
@@ -16,6 +17,29 @@ const EDITOR_RUNS = [
   { folder: 'test/emacs/', variable: 'TANDEM_EMACS', labels: ['28.2', 'newest'] },
   { folder: 'test/helix/', variable: 'TANDEM_HELIX', labels: ['25.01', 'newest'] },
 ];
+
+/**
+ * The `tandem` command runs on the user's own `node`: its tests run on this process's Node (20,
+ * the oldest users run: Debian 13's) and once more on Node 24, the active LTS line
+ * (scripts/install-node.sh; `npm run setup:clients` installs it). Once more are the files that
+ * test the command's packages from the inside (the engine, the bridge, lsp, serve, doctor, env
+ * and check, the cli), the release tarball's install, and Gemini CLI's cases in a terminal
+ * (cli-session.test.ts; Gemini CLI runs on the Node of the run, Qwen Code on Node 24 in both).
+ * Not those that spend their time in whole CLIs, editors or browsers (what they test does not
+ * change with the Node that runs `tandem`, and they cost minutes), nor the longest of the others
+ * whose cases the rest repeat (doctor against every real client, the diff-closing rules of each
+ * client, the recorded sessions of the LSP clients), nor the load tests (bridge-load,
+ * engine.load: floods that fail on Node 20 and 24 alike on a starved machine, so a second run
+ * doubles the chance of a red run for little): docs/ci.md has the cost. TANDEM_NODE=24 chooses
+ * the Node 24 runs alone.
+ */
+const NODE_RUNS = {
+  variable: 'TANDEM_NODE',
+  label: '24',
+  bin: '.cache/node-24/bin',
+  files:
+    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/|bridge-load|engine\.load))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
+};
 
 /**
  * How much of the machine a file takes while it runs, against the pool's capacity (4 by default
@@ -43,14 +67,18 @@ function* testFiles(root, dir) {
   }
 }
 
-/** A job: a name for people, the command, the variables it adds, its weight in the pool. */
-function testJob(file, env = {}) {
+/**
+ * A job: a name for people, the command, the variables it adds, its weight in the pool. `node`
+ * runs it and comes first on its PATH (the `tandem` a test starts runs on it too).
+ */
+function testJob(file, env = {}, node = process.execPath) {
   const labels = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  const path = node === process.execPath ? {} : { PATH: `${dirname(node)}:${process.env.PATH}` };
   return {
     name: labels.length ? `${file} [${labels.join(' ')}]` : file,
     group: labels.length ? labels.join(' ') : 'once',
-    argv: [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', file],
-    env,
+    argv: [node, '--import', 'tsx', '--test', '--test-reporter=spec', file],
+    env: { ...env, ...path },
     weight: WEIGHTS.find(({ files }) => files.test(file))?.weight ?? 1,
   };
 }
@@ -65,8 +93,28 @@ function npmJob(script) {
   };
 }
 
-/** Every run of `file`: one per editor version when it is an editor test, else one. */
-function runsOf(file, environment) {
+/** The runs of one of the `tandem` command's files: on this Node and on Node 24, or one of them. */
+function nodeRunsOf(root, file, environment) {
+  const { variable, label, bin } = NODE_RUNS;
+  const chosen = environment[variable]?.trim();
+  const node = join(root, bin, 'node');
+  if (chosen !== undefined && chosen !== '' && chosen !== label) {
+    throw new Error(`${variable} takes ${label} (or nothing, for both runs), not ${chosen}`);
+  }
+  if (!existsSync(node)) {
+    throw new Error(`the runs on Node ${label} need ${node}: run npm run setup:clients`);
+  }
+  // Its real place, outside the checkout: a user's PATH keeps it (testkit's userPath).
+  const other = testJob(file, { [variable]: label }, realpathSync(node));
+  return chosen ? [other] : [testJob(file), other];
+}
+
+/**
+ * Every run of `file`: one per editor version when it is an editor test, two (Node 20 and 24)
+ * when it is one of the `tandem` command's, else one.
+ */
+function runsOf(root, file, environment) {
+  if (NODE_RUNS.files.test(file)) return nodeRunsOf(root, file, environment);
   const editor = EDITOR_RUNS.find(({ folder }) => file.startsWith(folder));
   if (!editor) return [testJob(file)];
   const chosen = environment[editor.variable]?.trim();
@@ -77,10 +125,19 @@ function runsOf(file, environment) {
 /**
  * Where a job comes in the order of starting: the longest first, so that none of them starts
  * last and runs alone. The heavier files take minutes, the editors' files most of a minute,
- * lint and types a minute of CPU, unit tests seconds (docs/ci.md has the measured times).
+ * lint and types a minute of CPU, unit tests seconds (docs/ci.md has the measured times). The
+ * Node 24 runs of the command's files come after the others of their weight: started beside their
+ * Node 20 twins, two copies of one file compete for the same work (ten real clients starting at
+ * once timed out so), and the last minutes of a run have room for them.
  */
 function startRank(job) {
-  const kind = job.name.startsWith('test/') ? 0 : job.group === 'checks' ? 1 : 2;
+  const kind = job.name.startsWith('test/')
+    ? 0
+    : job.group === 'checks'
+      ? 1
+      : job.env[NODE_RUNS.variable]
+        ? 3
+        : 2;
   return kind - 10 * job.weight;
 }
 
@@ -92,7 +149,7 @@ export function planJobs(root, filters, environment) {
   const files = [...testFiles(root, root)]
     .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
     .sort();
-  const jobs = files.flatMap((file) => runsOf(file, environment));
+  const jobs = files.flatMap((file) => runsOf(root, file, environment));
   if (filters.length === 0) jobs.push(npmJob('lint'), npmJob('typecheck'));
   return jobs.sort((a, b) => startRank(a) - startRank(b));
 }

@@ -10,8 +10,9 @@
  * flags, and runs damaged data). The folder follows the rule of every folder Tandem writes in
  * (`makePrivateFolder`), checked again at each write.
  *
- * Not `module.enableCompileCache()`: Node 20 has none. `vm.Script` works the same on every
- * version, and writes the entry when it is worth most, after the start.
+ * Used on Node 20 alone, which has no `module.enableCompileCache()`: Node 22.1 and newer keep
+ * their own (node-compile-cache.ts). `vm.Script` writes the entry when it is worth most, after
+ * the start.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {

@@ -1,7 +1,9 @@
 /**
- * The built `tandem` command loads its bundles through the compile cache: `tandem bridge`, as an
+ * The built `tandem` command loads its bundles through a compile cache: `tandem bridge`, as an
  * editor starts it, with the real Gemini client connecting (which loads the MCP sessions' bundle);
- * entries that others planted are never run; and nothing is made in a home of another user.
+ * entries that others planted are never run; and nothing is made in a home of another user. On
+ * Node 20 the cache is the hand-written one (compile-cache.ts), on Node 22.1 and newer Node's
+ * own (node-compile-cache.ts), in a private folder alone.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,6 +31,12 @@ import {
   type RealClient,
 } from '@tandem/testkit';
 import { CompileCache } from './compile-cache.js';
+import { runtimeHasCompileCache } from './node-compile-cache.js';
+
+/** Set when the cases of the hand-written cache do not apply to this Node. */
+const nodeKeepsItsOwn = runtimeHasCompileCache()
+  ? `Node ${process.version} keeps its own compile cache (node-compile-cache.ts)`
+  : undefined;
 
 const sandbox = new Sandbox();
 after(() => sandbox.remove());
@@ -43,8 +51,10 @@ const outcome = (editor: BridgeEditor, bundle: string) =>
     ?.at(1);
 
 /** A sidecar that answered `initialize`, with the real Gemini client connected to it. */
-async function startConnected(): Promise<{ editor: BridgeEditor; stop(): Promise<void> }> {
-  const editor = new BridgeEditor(env);
+async function startConnected(
+  environment = env,
+): Promise<{ editor: BridgeEditor; stop(): Promise<void> }> {
+  const editor = new BridgeEditor(environment);
   let client: RealClient | undefined;
   try {
     const reply = await editor.request('initialize', {
@@ -71,7 +81,7 @@ async function startConnected(): Promise<{ editor: BridgeEditor; stop(): Promise
   };
 }
 
-describe('tandem bridge with its compile cache', () => {
+describe('tandem bridge with its compile cache', { skip: nodeKeepsItsOwn }, () => {
   it('writes the entries after its first start, and the next start uses them', async () => {
     const first = await startConnected();
     try {
@@ -143,7 +153,7 @@ async function plantedEntry(): Promise<{ name: string; content: Buffer }> {
   };
 }
 
-describe('tandem with entries planted in its compile cache', () => {
+describe('tandem with entries planted in its compile cache', { skip: nodeKeepsItsOwn }, () => {
   let cases = 0;
   /** A cache home with `plant` done in its compile cache folder; the folder made 0700. */
   const cacheWith = (plant: (folder: string) => void) => {
@@ -199,6 +209,62 @@ describe('tandem with entries planted in its compile cache', () => {
       chownSync(dirname(folder), OTHER_USER, OTHER_USER);
     });
     assert.match(doctorHelp(swappable), /^Usage: tandem doctor/);
+  });
+});
+
+describe('tandem bridge with Node’s own compile cache', { skip: !nodeKeepsItsOwn }, () => {
+  /** Node's report of its compile cache: which bundles it read an entry for and V8 accepted. */
+  const accepted = (editor: BridgeEditor, bundle: string) =>
+    new RegExp(`V8 code cache for CommonJS \\S*/commands/${bundle}\\.js was accepted`).test(
+      editor.stderr.join('\n'),
+    );
+  const entries = (cacheFolder: string) =>
+    readdirSync(cacheFolder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+
+  it('writes the entries in a private folder, and the next start uses them', async () => {
+    const cacheHome = join(sandbox.root, 'node-cache');
+    const cacheFolder = join(cacheHome, 'tandem', 'compile-cache');
+    const start = () =>
+      startConnected(
+        sandbox.env({ XDG_CACHE_HOME: cacheHome, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }),
+      );
+    const first = await start();
+    try {
+      await first.editor.waitForLog('mcp-sessions');
+      // Written 2 s after each bundle loaded: the bridge's, then the MCP sessions'.
+      await waitFor('both entries', () => (entries(cacheFolder).length === 2 ? true : undefined));
+      assert.equal(statSync(cacheFolder).mode & 0o777, 0o700);
+    } finally {
+      await first.stop();
+    }
+    const second = await start();
+    try {
+      await second.editor.waitForLog('mcp-sessions');
+      assert.ok(accepted(second.editor, 'bridge'), 'the bridge bundle from the cache');
+      assert.ok(accepted(second.editor, 'mcp-sessions'), 'the MCP sessions from the cache');
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('is off in a folder that others can change: nothing read or written there', () => {
+    const run = (cacheHome: string, folderMode: number) => {
+      const cacheFolder = join(cacheHome, 'tandem', 'compile-cache');
+      mkdirSync(cacheFolder, { recursive: true, mode: 0o700 });
+      chmodSync(cacheFolder, folderMode);
+      const env = sandbox.env({ XDG_CACHE_HOME: cacheHome, NODE_DEBUG: 'tandem-compile-cache' });
+      const help = spawnSync(process.execPath, [TANDEM, 'doctor', '--help'], {
+        env,
+        encoding: 'utf8',
+      });
+      assert.match(help.stdout, /^Usage: tandem doctor/);
+      return { written: entries(cacheFolder).length, log: help.stderr };
+    };
+    // The same command in a private folder writes its entry (at exit): the case can fail.
+    assert.equal(run(join(sandbox.root, 'private-cache'), 0o700).written, 1);
+    const shared = run(join(sandbox.root, 'shared-cache'), 0o770);
+    assert.equal(shared.written, 0);
+    assert.match(shared.log, /off: .* can be changed by other users/);
   });
 });
 

@@ -35,10 +35,13 @@ export class BridgeEditor {
   private readonly replies = new Map<number, (message: BridgeMessage) => void>();
   private nextId = 1;
 
-  /** `tandem`: the bundled command to start (a benchmark compares another build's). */
-  constructor(env: NodeJS.ProcessEnv, tandem = TANDEM) {
+  /**
+   * `tandem`: the bundled command to start (a benchmark compares another build's); `node`: the
+   * program that runs it (a benchmark compares Node versions).
+   */
+  constructor(env: NodeJS.ProcessEnv, tandem = TANDEM, node = process.execPath) {
     if (!existsSync(tandem)) throw new Error(`${tandem} is missing: run \`npm run build\` first`);
-    this.process = spawn(process.execPath, [tandem, 'bridge'], { env, stdio: 'pipe' });
+    this.process = spawn(node, [tandem, 'bridge'], { env, stdio: 'pipe' });
     createInterface({ input: this.process.stdout }).on('line', (line) => this.receive(line));
     createInterface({ input: this.process.stderr }).on('line', (line) => this.stderr.push(line));
     this.exited = new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));

@@ -11,6 +11,7 @@ import {
   type CliLaunch,
   type CliName,
 } from './cli-launch.js';
+import { runsOn, supportedNodeMajor } from './supported-node.fixture.js';
 
 const edit = { filePath: '/ws/notes.txt', content: 'new\n' };
 
@@ -123,6 +124,14 @@ test('qwen: private QWEN_HOME settings and a live fake model at OPENAI_BASE_URL 
   await launch.close();
   await launch.close();
   await assert.rejects(ask());
+});
+
+test('gemini and qwen: each on a Node its package supports (Qwen Code: 22 or newer)', async (t) => {
+  for (const cli of ['gemini', 'qwen'] as const) {
+    const { launch } = await prepare(t, cli);
+    const [node = ''] = launch.command.argv;
+    assert.ok(runsOn(node, await supportedNodeMajor(cli)), `${cli} runs on ${node}`);
+  }
 });
 
 test('claude: the native binary asking for edits, its state seeded, a live fake model editing the file as it is', async (t) => {

@@ -4,6 +4,7 @@ import { claudeCodeBinary, offlineClaudeEnv, seedClaudeCode } from './claude-cod
 import { FakeAnthropicModel } from './fake-anthropic-model.js';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
 import { FakeOpenAiModel } from './fake-openai-model.js';
+import { clientNode } from './client-node.js';
 import { clientModulePath } from './installed-clients.js';
 import type { ProposedEdit } from './proposed-edit.js';
 import { shellQuote } from '@tandem/command';
@@ -173,7 +174,7 @@ async function prepareGemini(options: CliLaunchOptions, prompt: string): Promise
   const args = [await binPath('@google/gemini-cli'), '-m', 'gemini-2.5-flash'];
   args.push(...approvalModeArgs(options), '--fake-responses-non-strict', responses);
   if (options.promptAtStart !== false) args.push('-i', prompt);
-  return { env, argv: [process.execPath, ...args], close: async () => undefined };
+  return { env, argv: [clientNode('gemini'), ...args], close: async () => undefined };
 }
 
 async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
@@ -191,7 +192,7 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
     OPENAI_API_KEY: 'fake-key',
     OPENAI_MODEL: 'fake-model',
   };
-  return { env, argv: [process.execPath, ...args], close: () => model.close() };
+  return { env, argv: [clientNode('qwen'), ...args], close: () => model.close() };
 }
 
 /** The newest Claude Code; its model replaces the file's whole text with the edit's. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -16,6 +16,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { listenOnLoopback } from '@tandem/core';
+import { runsOn, supportedNodeMajor } from './supported-node.fixture.js';
 import {
   startRealClient,
   type ClientKind,
@@ -238,6 +239,9 @@ for (const kind of ['gemini', 'qwen'] as const satisfies readonly ClientKind[]) 
     test('connects with diffing enabled, then disconnects', async () => {
       const real = await connected();
       assert.deepEqual(real.detectedIde, IDE_INFO);
+      // Its client module runs on a Node its CLI supports (Qwen Code: 22 or newer).
+      const node = readlinkSync(`/proc/${real.pid}/exe`);
+      assert.ok(runsOn(node, await supportedNodeMajor(kind)), `${kind} runs on ${node}`);
       assert.deepEqual(await real.status(), { status: 'connected', diffingEnabled: true });
       await real.disconnect();
       const state = await real.waitForStatus('disconnected');

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { clientNode } from './client-node.js';
 import { CLIENTS_DIR } from './installed-clients.js';
 import type {
   ClientKind,
@@ -122,7 +123,8 @@ class RealClient {
   constructor(options: RealClientOptions) {
     this.kind = options.kind;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.child = spawn(process.execPath, [RUNNER, options.kind, CLIENTS_DIR], {
+    // The client's own module runs on a Node its CLI supports.
+    this.child = spawn(clientNode(options.kind), [RUNNER, options.kind, CLIENTS_DIR], {
       cwd: options.cwd,
       env: clientEnvironment(options),
       stdio: 'pipe',
