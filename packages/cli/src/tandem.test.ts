@@ -1,7 +1,8 @@
 /**
  * The built `tandem` command loads its bundles through the compile cache: `tandem bridge`, as an
  * editor starts it, with the real Gemini client connecting (which loads the MCP sessions' bundle);
- * entries that others planted are never run; and nothing is made in a home of another user.
+ * Claude Code's sessions (`ws` and the MCP SDK) loaded only once Claude Code connects; entries
+ * that others planted are never run; and nothing is made in a home of another user.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -17,11 +18,14 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
   BridgeEditor,
+  ClaudeWire,
   needsRoot,
+  readClaudeLock,
   realClientIn,
   Sandbox,
   TANDEM,
@@ -99,6 +103,55 @@ describe('tandem bridge with its compile cache', () => {
       assert.equal(outcome(second.editor, 'mcp-sessions'), 'used');
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('a sidecar no Claude Code has reached', () => {
+  /** The sources esbuild put in a bundle of dist/commands, from its source map. */
+  const sourcesOf = (bundle: string) =>
+    (
+      JSON.parse(readFileSync(join(dirname(TANDEM), 'commands', `${bundle}.js.map`), 'utf8')) as {
+        sources: string[];
+      }
+    ).sources;
+  const claudeSessionCode = /node_modules\/ws\/|claude\/(claude-session|websocket-transport)\.ts$/;
+
+  it("holds none of Claude Code's session code (ws, the session) in the editors' sidecars", () => {
+    for (const bundle of ['bridge', 'lsp', 'serve']) {
+      assert.deepEqual(
+        sourcesOf(bundle).filter((source) => claudeSessionCode.test(source)),
+        [],
+      );
+    }
+    assert.ok(sourcesOf('claude-sessions').some((source) => source.includes('node_modules/ws/')));
+  });
+
+  it("loads Claude Code's sessions only when Claude Code connects", async () => {
+    const editor = new BridgeEditor(env);
+    let wire: ClaudeWire | undefined;
+    try {
+      const reply = await editor.request('initialize', {
+        protocol: { min: '1.0', max: '1.3' },
+        editor: { name: 'lazy-test', displayName: 'Lazy Test', pid: process.pid },
+        workspaceFolders: [sandbox.workspace],
+      });
+      assert.equal(reply.error, undefined);
+      await editor.waitForLog('TANDEM-COMPILE-CACHE');
+      assert.equal(outcome(editor, 'claude-sessions'), undefined);
+      const locks = await readdir(join(sandbox.claudeConfigDir, 'ide'));
+      const ports = locks.map((name) => Number.parseInt(name, 10));
+      const mine = await Promise.all(
+        ports.map((port) => readClaudeLock(sandbox.claudeConfigDir, port)),
+      );
+      const lock = mine.find((each) => each.ideName === 'Lazy Test')!;
+      wire = (await ClaudeWire.connect(lock.port, lock.authToken)).wire;
+      await editor.waitForLog('claude-sessions');
+      assert.notEqual(outcome(editor, 'claude-sessions'), undefined);
+    } finally {
+      await wire?.close();
+      await editor.request('shutdown');
+      await editor.exited;
     }
   });
 });
