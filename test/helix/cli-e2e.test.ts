@@ -129,7 +129,9 @@ async function claudeScene(t: TestContext) {
   await session.waitForScreen(/Connect to your IDE automatically\?[\s\S]*❯ No/, LONG);
   await session.sendKeys('Enter');
   await session.waitForScreen(/Connected to Helix/i, LONG);
-  assert.match(helix.helix.serverStderr(), claudeConnected);
+  await waitFor('tandem lsp to see Claude Code connected', () =>
+    claudeConnected.test(helix.helix.serverStderr()) ? true : undefined,
+  );
   let sent = 0;
   // Claude Code hears the selection a while after it has connected: the user selects two lines
   // and sends them until it shows them (another end of the selection each time, as the engine
