@@ -38,8 +38,8 @@ const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n
 /** The longest a CLI, a model turn or the editor's answer may take on a busy machine. */
 const LONG = 120_000;
 
-/** Helix with notes.txt, and `cli` in a pane of its own asked for the edit; ended after `t`. */
-async function scene(t: TestContext, cli: CliName) {
+/** Helix with notes.txt, and `cli` in a pane of its own, not yet asked; ended after `t`. */
+async function helixAndCli(t: TestContext, cli: CliName) {
   const sandbox = new Sandbox();
   const file = path.join(sandbox.workspace, 'notes.txt');
   writeFileSync(file, original);
@@ -52,6 +52,12 @@ async function scene(t: TestContext, cli: CliName) {
   const helix = (started.helix = await HelixUnderTest.start(sandbox, ['notes.txt']));
   const edit = { filePath: file, content: proposed };
   const session = (started.session = await startCliSession(cliInSandbox(sandbox, cli, edit)));
+  return { helix, session, file, edit };
+}
+
+/** Helix with notes.txt, and `cli` in a pane of its own asked for the edit; ended after `t`. */
+async function scene(t: TestContext, cli: CliName) {
+  const { helix, session, file } = await helixAndCli(t, cli);
   // Asked before the CLI is connected, the CLI would confirm the edit in its own terminal.
   await session.askForEdit(async () =>
     helix.helix.serverStderr().includes(`${CLI_DISPLAY_NAMES[cli]} `),
@@ -104,20 +110,9 @@ const claudeConnected = /Claude Code \S+ connected/;
  * ended after `t`.
  */
 async function claudeScene(t: TestContext) {
-  const sandbox = new Sandbox();
-  const file = path.join(sandbox.workspace, 'notes.txt');
-  writeFileSync(file, original);
-  const started: { helix?: HelixUnderTest; session?: CliSession } = {};
-  t.after(async () => {
-    await started.session?.stop();
-    await started.helix?.close();
-    sandbox.remove();
-  });
-  const helix = (started.helix = await HelixUnderTest.start(sandbox, ['notes.txt']));
+  const { helix, session, file, edit } = await helixAndCli(t, 'claude');
   // Helix offers code actions once its server is up: it has been told of the file.
   await helix.sent('the didOpen of notes.txt', (m) => m.method === 'textDocument/didOpen');
-  const edit = { filePath: file, content: proposed };
-  const session = (started.session = await startCliSession(cliInSandbox(sandbox, 'claude', edit)));
   await session.waitForScreen(idlePattern('claude'), LONG);
   await session.submit('/ide');
   // The dialog lists Helix above "None", where the choice starts.
