@@ -12,8 +12,8 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Engine } from '@tandem/core';
 import { ClaudeWire, LspEditor, readClaudeLock, Sandbox, uriOf } from '@tandem/testkit';
+import { startBenchEngine } from './bench-engine.js';
 import { row } from './report.js';
 
 const ROUNDS = Number(process.argv[2] ?? 200);
@@ -69,15 +69,9 @@ async function linesFile(sandbox: Sandbox): Promise<string> {
 /** The engine in this process, as an in-process frontend hosts it. */
 async function inProcess(): Promise<number[]> {
   const sandbox = new Sandbox();
-  const engine = await Engine.start({
-    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
-    workspaceFolders: [sandbox.workspace],
-    discovery: {
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      claudeConfigDir: sandbox.claudeConfigDir,
-    },
-    frontend: { showDiff: async () => undefined, closeDiff: async () => '' },
+  const engine = await startBenchEngine(sandbox, {
+    showDiff: async () => undefined,
+    closeDiff: async () => '',
   });
   const lock = await readClaudeLock(sandbox.claudeConfigDir, engine.claudePort);
   const { wire } = await ClaudeWire.connect(lock.port, lock.authToken);
