@@ -7,8 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Engine } from '@tandem/core';
+import type { Engine } from '@tandem/core';
 import { realClientIn, Sandbox, type RealClient } from '@tandem/testkit';
+import { startBenchEngine } from './bench-engine.js';
 import { row } from './report.js';
 import { rssMb, startSidecar } from './sidecar-process.js';
 
@@ -40,19 +41,10 @@ async function worker<T>(script: string, sandbox: Sandbox): Promise<T> {
 /** The engine in this process, as an in-process frontend hosts it; the client in its own. */
 async function openDiffRoundTrips(): Promise<Record<string, number[]>> {
   const sandbox = new Sandbox();
-  const engine: Engine = await Engine.start({
-    editor: { name: 'bench', displayName: 'Bench', pid: process.pid },
-    workspaceFolders: [sandbox.workspace],
-    discovery: {
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      claudeConfigDir: sandbox.claudeConfigDir,
-    },
-    frontend: {
-      showDiff: async (diff) =>
-        void setImmediate(() => engine.diffAccepted(diff.id, diff.newContent)),
-      closeDiff: async () => '',
-    },
+  const engine: Engine = await startBenchEngine(sandbox, {
+    showDiff: async (diff) =>
+      void setImmediate(() => engine.diffAccepted(diff.id, diff.newContent)),
+    closeDiff: async () => '',
   });
   try {
     return await worker('gemini-open-diff.ts', sandbox);

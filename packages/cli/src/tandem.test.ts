@@ -1,9 +1,10 @@
 /**
  * The built `tandem` command loads its bundles through a compile cache: `tandem bridge`, as an
  * editor starts it, with the real Gemini client connecting (which loads the MCP sessions' bundle);
- * entries that others planted are never run; and nothing is made in a home of another user. On
- * Node 20 the cache is the hand-written one (compile-cache.ts), on Node 22.1 and newer Node's
- * own (node-compile-cache.ts), in a private folder alone.
+ * Claude Code's sessions (`ws` and the MCP SDK) loaded only once Claude Code connects; entries
+ * that others planted are never run; and nothing is made in a home of another user. On Node 20
+ * the cache is the hand-written one (compile-cache.ts), on Node 22.1 and newer Node's own
+ * (node-compile-cache.ts), in a private folder alone.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,11 +20,14 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import {
   BridgeEditor,
+  ClaudeWire,
   needsRoot,
+  readClaudeLock,
   realClientIn,
   Sandbox,
   TANDEM,
@@ -109,6 +113,58 @@ describe('tandem bridge with its compile cache', { skip: nodeKeepsItsOwn }, () =
       assert.equal(outcome(second.editor, 'mcp-sessions'), 'used');
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('a sidecar no Claude Code has reached', () => {
+  /** The sources esbuild put in a bundle of dist/commands, from its source map. */
+  const sourcesOf = (bundle: string) =>
+    (
+      JSON.parse(readFileSync(join(dirname(TANDEM), 'commands', `${bundle}.js.map`), 'utf8')) as {
+        sources: string[];
+      }
+    ).sources;
+  const claudeSessionCode = /node_modules\/ws\/|claude\/(claude-session|websocket-transport)\.ts$/;
+
+  it("holds none of Claude Code's session code (ws, the session) in the editors' sidecars", () => {
+    for (const bundle of ['bridge', 'lsp', 'serve']) {
+      assert.deepEqual(
+        sourcesOf(bundle).filter((source) => claudeSessionCode.test(source)),
+        [],
+      );
+    }
+    assert.ok(sourcesOf('claude-sessions').some((source) => source.includes('node_modules/ws/')));
+  });
+
+  it("loads Claude Code's sessions only when Claude Code connects", async () => {
+    // Node's module log names every bundle required, whichever compile cache this Node uses.
+    const editor = new BridgeEditor(sandbox.env({ NODE_DEBUG: 'module' }));
+    const required = (bundle: string) =>
+      editor.stderr.some((line) => line.includes('Module._load REQUEST') && line.includes(bundle));
+    let wire: ClaudeWire | undefined;
+    try {
+      const reply = await editor.request('initialize', {
+        protocol: { min: '1.0', max: '1.3' },
+        editor: { name: 'lazy-test', displayName: 'Lazy Test', pid: process.pid },
+        workspaceFolders: [sandbox.workspace],
+      });
+      assert.equal(reply.error, undefined);
+      assert.ok(required('bridge'), 'the module log names the bundles required');
+      assert.equal(required('claude-sessions'), false);
+      const locks = await readdir(join(sandbox.claudeConfigDir, 'ide'));
+      const ports = locks.map((name) => Number.parseInt(name, 10));
+      const mine = await Promise.all(
+        ports.map((port) => readClaudeLock(sandbox.claudeConfigDir, port)),
+      );
+      const lock = mine.find((each) => each.ideName === 'Lazy Test')!;
+      wire = (await ClaudeWire.connect(lock.port, lock.authToken)).wire;
+      await editor.waitForLog('claude-sessions');
+      assert.ok(required('claude-sessions'));
+    } finally {
+      await wire?.close();
+      await editor.request('shutdown');
+      await editor.exited;
     }
   });
 });

@@ -1,19 +1,33 @@
 /**
  * End to end, as a user runs it: `tandem serve` on the example workspace, the whole real CLI in
  * tmux (a fake model proposes an edit), and the user editing it on the page in real Chromium,
- * then accepting it there, or approving it in the CLI's terminal.
+ * then accepting it there, or approving it in the CLI's terminal; Claude Code (the newest,
+ * connected by `CLAUDE_CODE_SSE_PORT`, the port its lock file names) accepted with an edit on
+ * the page, or rejected there.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   chromiumMissing,
+  claudeCodeMissing,
+  CLI_DISPLAY_NAMES,
   editPrompt,
-  inputPattern,
+  finalText,
+  idlePattern,
   launchChromium,
+  missing as missingNeeds,
   needsProgram,
   startCliSession,
   type CliName,
@@ -38,6 +52,7 @@ interface Scene {
   page: Page;
   session: CliSession;
   target: string;
+  original: string;
   proposal: string;
 }
 
@@ -57,6 +72,12 @@ async function withProposal(cli: CliName, body: (scene: Scene) => Promise<void>)
   const env = { ...process.env, TMPDIR: tmpDir!, QWEN_HOME: qwenHome!, HOME: home! };
   const serve = await startServe([], { cwd: workspace, env });
   const browser = await launchChromium(join(root, 'profile'));
+  // Claude Code connects by itself to the port `CLAUDE_CODE_SSE_PORT` names (as `tandem env`
+  // gives it): the name of the lock file `tandem serve` wrote.
+  const claudePort = () => {
+    const locks = readdirSync(join(home!, '.claude', 'ide'));
+    return { CLAUDE_CODE_SSE_PORT: locks[0]!.replace(/\.lock$/, '') };
+  };
   const session = await startCliSession({
     cli,
     cwd: workspace,
@@ -65,6 +86,7 @@ async function withProposal(cli: CliName, body: (scene: Scene) => Promise<void>)
     qwenHome,
     edit: { filePath: target, content: proposal },
     promptAtStart: false,
+    ...(cli === 'claude' && { env: claudePort() }),
   });
   try {
     // Asked for before the CLI has connected, the edit would be confirmed in the terminal:
@@ -73,9 +95,9 @@ async function withProposal(cli: CliName, body: (scene: Scene) => Promise<void>)
     const page = await browser.newPage();
     await page.goto(serve.url);
     await page
-      .locator('.clients .chip', { hasText: cli === 'gemini' ? 'Gemini CLI' : 'Qwen Code' })
+      .locator('.clients .chip', { hasText: CLI_DISPLAY_NAMES[cli] })
       .waitFor({ timeout: 90_000 });
-    await session.waitForScreen(inputPattern);
+    await session.waitForScreen(idlePattern(cli));
     await session.submit(editPrompt({ filePath: target, content: proposal }));
     await page
       .locator('.review:not([hidden]) .path .name', { hasText: 'stats.js' })
@@ -83,7 +105,7 @@ async function withProposal(cli: CliName, body: (scene: Scene) => Promise<void>)
       .catch(async (error: unknown) => {
         throw new Error(`${String(error)}\nthe CLI's screen:\n${await session.screen()}`);
       });
-    await body({ page, session, target, proposal });
+    await body({ page, session, target, original, proposal });
   } finally {
     await session.stop();
     await browser.close();
@@ -142,3 +164,36 @@ for (const cli of ['gemini', 'qwen'] as const) {
     });
   });
 }
+
+describe(
+  'the whole Claude Code with tandem serve',
+  { skip: missing || missingNeeds([], claudeCodeMissing('newest')) },
+  () => {
+    test("an edit proposed in the terminal, edited and accepted on the page: the file gets exactly the page's text", async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      await withProposal('claude', async ({ page, session, target, proposal }) => {
+        await typeInProposal(page, '// reviewed on the page\n');
+        await page
+          .locator('.review:not([hidden])')
+          .getByRole('button', { name: /^Accept/ })
+          .click();
+        await session.waitForScreen((screen) => screen.includes(finalText), 120_000);
+        assert.equal(readFileSync(target, 'utf8'), `${proposal}// reviewed on the page\n`);
+        await page.locator('.review').waitFor({ state: 'detached' });
+      });
+    });
+
+    test('rejected on the page: the file stays as it was, and Claude Code takes the rejection', async (t) => {
+      if (!needsProgram(t, 'tmux')) return;
+      await withProposal('claude', async ({ page, session, target, original }) => {
+        await page
+          .locator('.review:not([hidden])')
+          .getByRole('button', { name: /^Reject/ })
+          .click();
+        await page.locator('.review').waitFor({ state: 'detached' });
+        await session.waitForScreen(/Rejected update to (src\/)?stats\.js|User rejected/, 120_000);
+        assert.equal(readFileSync(target, 'utf8'), original);
+      });
+    });
+  },
+);
