@@ -7,7 +7,13 @@
 import { editorVersions, neovimCliDriver, runClaudeScenarios } from '@tandem/testkit';
 
 for (const nvim of editorVersions('nvim', ['newest'])) {
-  runClaudeScenarios(neovimCliDriver(nvim), false);
+  runClaudeScenarios(neovimCliDriver(nvim), false, [
+    'accept',
+    'reject',
+    'approve-in-cli',
+    'cancel-in-cli',
+    'quit-with-diff',
+  ]);
   // `:Tandem claude` as the plugin ships it: Claude Code asks, so its edits open as diffs.
   runClaudeScenarios(neovimCliDriver(nvim, { byCommand: true }), false);
 }

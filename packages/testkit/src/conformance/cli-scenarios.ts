@@ -9,7 +9,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { CLI_DISPLAY_NAMES, type CliName } from '../real-clients/cli-launch.js';
+import { shellQuote } from '@tandem/command';
+import {
+  CLI_DISPLAY_NAMES,
+  type CliCommand,
+  type CliName,
+} from '../real-clients/cli-launch.js';
 import {
   cliInSandbox,
   idlePattern,
@@ -19,13 +24,20 @@ import {
 import { claudeCodeMissing } from '../real-clients/claude-code.js';
 import { finalText } from '../real-clients/proposed-edit.js';
 import { missing } from '../needs.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import type { CliEditor, CliScenarioDriver } from './cli-driver.js';
 
 export type { CliEditor, CliScenarioDriver, EditorWithCli } from './cli-driver.js';
 
-export type CliScenario = 'accept' | 'reject' | 'approve-in-cli' | 'cancel-in-cli' | 'own-pane';
+export type CliScenario =
+  | 'accept'
+  | 'reject'
+  | 'approve-in-cli'
+  | 'cancel-in-cli'
+  | 'own-pane'
+  | ClaudeOnlyScenario;
 
 const original = 'first line\nsecond line\n';
 // Tabs, quotes and non-ASCII, wide characters too: the file must get exactly these bytes.
@@ -34,6 +46,7 @@ const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n
 const LONG = 120_000;
 
 interface Scene {
+  sandbox: Sandbox;
   session: CliSession;
   editor: CliEditor;
   file: string;
@@ -69,18 +82,28 @@ async function inEditor(t: TestContext, driver: CliScenarioDriver, cli: CliName)
     after,
   );
   await session.askForEdit(async () => (await editor.clientNames()).length === 1);
-  return { session, editor, file, inEditor: true };
+  return { sandbox, session, editor, file, inEditor: true };
 }
 
-/** The editor alone, and the CLI in a tmux pane of its own: nothing of the editor reaches it. */
-async function inOwnPane(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<Scene> {
+/**
+ * The editor alone, and the CLI in a tmux pane of its own: nothing of the editor reaches it.
+ * Gemini CLI and Qwen Code find the editor by its discovery files; Claude Code as `finds` says.
+ */
+async function inOwnPane(
+  t: TestContext,
+  driver: CliScenarioDriver,
+  cli: CliName,
+  finds: ClaudeFinds = 'port',
+): Promise<Scene> {
   const { sandbox, file, after, options } = prepare(t, cli);
   const editor = await driver.start(sandbox, file);
   after(() => editor.close());
-  const session = await startCliSession(options);
+  const byPort = cli === 'claude' && finds === 'port';
+  const session = await startCliSession({ ...options, ...(byPort && { command: afterTandemEnv }) });
   after(() => session.stop());
+  if (cli === 'claude' && finds === 'ide') await pickByIdeCommand(session, driver);
   await session.askForEdit(async () => (await editor.clientNames()).length === 1);
-  return { session, editor, file, inEditor: false };
+  return { sandbox, session, editor, file, inEditor: false };
 }
 
 /** Waits until the editor shows the diff of the file (and, around the CLI, its hint). */
@@ -129,7 +152,7 @@ function answerInCli(t: TestContext, driver: CliScenarioDriver, cli: CliName) {
 }
 
 const SCENARIOS: Record<
-  CliScenario,
+  Exclude<CliScenario, ClaudeOnlyScenario>,
   {
     title(driver: CliScenarioDriver): string;
     run(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<void>;
@@ -181,7 +204,7 @@ const SCENARIOS: Record<
       await diffClosed(driver, scene);
       await turnOver(scene.session);
       // Gemini CLI writes the text closeDiff returned (with the edit made in the editor); Qwen
-      // Code writes its own proposal (docs/clients.md, "Both").
+      // Code and Claude Code write their own proposal (docs/clients.md, "Both").
       const edited = `${proposed}added in ${driver.name}\n`;
       assert.equal(readFileSync(scene.file, 'utf8'), cli === 'gemini' ? edited : proposed);
       await told(
@@ -189,7 +212,7 @@ const SCENARIOS: Record<
         scene.editor,
         cli === 'gemini'
           ? 'Tandem: Gemini CLI wrote notes.txt with your edits (approved in its terminal).'
-          : 'Tandem: Qwen Code wrote its own proposal to notes.txt, not your edits',
+          : `Tandem: ${CLI_DISPLAY_NAMES[cli]} wrote its own proposal to notes.txt, not your edits`,
       );
     },
   },
@@ -226,6 +249,73 @@ const SCENARIOS: Record<
   },
 };
 
+// ── Claude Code only: finding the editor from a pane of its own, and the editor quitting ──
+
+/** Claude Code's scenarios that the other CLIs do not run. */
+type ClaudeOnlyScenario = 'own-pane-by-ide' | 'quit-with-diff';
+
+/** How Claude Code in a pane of its own finds the editor: `CLAUDE_CODE_SSE_PORT`, or `/ide`. */
+type ClaudeFinds = 'port' | 'ide';
+
+/** Tandem's own command line, as a user's shell runs it. */
+const TANDEM = [process.execPath, path.join(REPO_ROOT, 'packages/cli/bin/tandem.js')];
+
+/**
+ * The pane's shell runs `tandem env`'s line first, as the user in another terminal would, so
+ * that the CLI gets the editor's `CLAUDE_CODE_SSE_PORT`; a failing `tandem env` ends the pane.
+ */
+function afterTandemEnv(cli: CliCommand): string[] {
+  const tandemEnv = [...TANDEM, 'env', '--shell', 'bash', '--cwd', cli.cwd].map((word) => shellQuote(word));
+  return ['sh', '-c', `exports=$(${tandemEnv.join(' ')}) && eval "$exports" && ${cli.shellLine}`];
+}
+
+/** `/ide` in Claude Code lists the editor by its name; the user picks it. */
+async function pickByIdeCommand(session: CliSession, driver: CliScenarioDriver): Promise<void> {
+  const editorName = driver.name.split(' ')[0] ?? driver.name;
+  await session.waitForScreen(idlePattern('claude'), LONG);
+  await session.submit('/ide');
+  const listed = new RegExp(`(❯|>)\\s*1\\.\\s*${editorName}\\b`);
+  await session.waitForScreen(listed, LONG);
+  await session.sendKeys('Enter');
+}
+
+const CLAUDE_SCENARIOS: Record<ClaudeOnlyScenario, (typeof SCENARIOS)['accept']> = {
+  'own-pane-by-ide': {
+    title: (d) =>
+      `in a separate tmux pane finds ${d.name} by /ide; an edit and ${d.gestures.accept} there write the file`,
+    async run(t, driver, cli) {
+      const scene = await inOwnPane(t, driver, cli, 'ide');
+      await diffShown(driver, scene);
+      await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
+      await scene.editor.accept(scene.file, driver.gestures.accept);
+      await turnOver(scene.session);
+      const edited = `${proposed}added in ${driver.name}\n`;
+      assert.equal(readFileSync(scene.file, 'utf8'), edited);
+      await bufferShows(scene.editor, scene.file, edited);
+    },
+  },
+  'quit-with-diff': {
+    title: (d) =>
+      `in a separate tmux pane: ${d.name} quits with the diff open; the CLI is not left waiting, no lock file is left`,
+    async run(t, driver, cli) {
+      const scene = await inOwnPane(t, driver, cli);
+      await diffShown(driver, scene);
+      assert.ok(scene.sandbox.discoveryFiles().length > 0, 'the editor wrote its lock file');
+      await scene.editor.quit();
+      // The pending openDiff was answered (rejected): the CLI takes it as a rejection and asks
+      // for the next message; the file is unchanged.
+      await scene.session.waitForScreen(
+        (screen) => /rejected/i.test(screen) && idlePattern(cli).test(screen),
+        LONG,
+      );
+      assert.equal(readFileSync(scene.file, 'utf8'), original);
+      await waitFor('no lock file left', () =>
+        scene.sandbox.discoveryFiles().length === 0 ? true : undefined,
+      );
+    },
+  },
+};
+
 /**
  * Registers (with `node:test`) the whole-CLI scenarios for the editor of `driver`, each with both
  * CLIs, or only the `scenarios` and `clis` given. Call it at the top level of a test file.
@@ -237,7 +327,7 @@ export function runCliScenarios(
   const names = only.scenarios ?? (Object.keys(SCENARIOS) as CliScenario[]);
   for (const name of names) {
     for (const cli of only.clis ?? (['gemini', 'qwen'] as const)) {
-      const scenario = SCENARIOS[name];
+      const scenario = { ...SCENARIOS, ...CLAUDE_SCENARIOS }[name];
       test(`${cli} ${scenario.title(driver)}`, { skip: driver.skip, timeout: 300_000 }, (t) =>
         scenario.run(t, driver, cli),
       );
@@ -246,11 +336,15 @@ export function runCliScenarios(
 }
 
 /**
- * Registers Claude Code's scenarios (accept and reject in the editor, with the newest Claude
- * Code) for `driver`; skipped with the reason `elsewhere` when it is not false, e.g. on an
- * editor version that does not run them.
+ * Registers Claude Code's `scenarios` (by default accept and reject in the editor), with the
+ * newest Claude Code, for `driver`; skipped with the reason `elsewhere` when it is not false,
+ * e.g. on an editor version that does not run them.
  */
-export function runClaudeScenarios(driver: CliScenarioDriver, elsewhere: string | false): void {
+export function runClaudeScenarios(
+  driver: CliScenarioDriver,
+  elsewhere: string | false,
+  scenarios: CliScenario[] = ['accept', 'reject'],
+): void {
   const skip = elsewhere || driver.skip || missing([], claudeCodeMissing('newest'));
-  runCliScenarios({ ...driver, skip }, { scenarios: ['accept', 'reject'], clis: ['claude'] });
+  runCliScenarios({ ...driver, skip }, { scenarios, clis: ['claude'] });
 }
