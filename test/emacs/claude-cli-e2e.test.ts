@@ -11,4 +11,5 @@ const newest = defaultEditor('emacs').editor?.label === 'newest';
 runClaudeScenarios(
   emacsCliDriver(),
   !newest && 'Claude Code runs in Emacs newest only (TANDEM_EMACS=newest), to keep CI short',
+  ['accept', 'reject', 'approve-in-cli', 'quit-with-diff'],
 );

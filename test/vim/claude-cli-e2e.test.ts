@@ -11,4 +11,5 @@ const newest = defaultEditor('vim').editor?.label === 'newest';
 runClaudeScenarios(
   vimCliDriver(),
   !newest && 'Claude Code runs in Vim newest only (TANDEM_VIM=newest), to keep CI short',
+  ['accept', 'reject', 'own-pane-by-ide', 'quit-with-diff'],
 );

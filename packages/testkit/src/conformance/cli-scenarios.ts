@@ -269,13 +269,21 @@ function afterTandemEnv(cli: CliCommand): string[] {
   return ['sh', '-c', `exports=$(${tandemEnv.join(' ')}) && eval "$exports" && ${cli.shellLine}`];
 }
 
-/** `/ide` in Claude Code lists the editor by its name; the user picks it. */
+/**
+ * `/ide` in Claude Code lists the editor by its name above "None" (which it marks as chosen);
+ * the user moves up to the editor and picks it, then keeps connecting by hand (the first time,
+ * Claude Code asks whether to connect at every start).
+ */
 async function pickByIdeCommand(session: CliSession, driver: CliScenarioDriver): Promise<void> {
   const editorName = driver.name.split(' ')[0] ?? driver.name;
   await session.waitForScreen(idlePattern('claude'), LONG);
   await session.submit('/ide');
-  const listed = new RegExp(`(❯|>)\\s*1\\.\\s*${editorName}\\b`);
+  const listed = new RegExp(`Connect to an IDE\\s+${editorName}\\s+❯ ✔ None`);
   await session.waitForScreen(listed, LONG);
+  await session.sendKeys('Up');
+  await session.waitForScreen(new RegExp(`❯\\s+${editorName}\\b`));
+  await session.sendKeys('Enter');
+  await session.waitForScreen(/Connect to your IDE automatically\?[\s\S]*❯ No, connect with \/ide/);
   await session.sendKeys('Enter');
 }
 
@@ -302,10 +310,10 @@ const CLAUDE_SCENARIOS: Record<ClaudeOnlyScenario, (typeof SCENARIOS)['accept']>
       await diffShown(driver, scene);
       assert.ok(scene.sandbox.discoveryFiles().length > 0, 'the editor wrote its lock file');
       await scene.editor.quit();
-      // The pending openDiff was answered (rejected): the CLI takes it as a rejection and asks
-      // for the next message; the file is unchanged.
+      // The pending openDiff was answered (DIFF_REJECTED): Claude Code says the update was
+      // rejected, ends the turn and asks for the next message; the file is unchanged.
       await scene.session.waitForScreen(
-        (screen) => /rejected/i.test(screen) && idlePattern(cli).test(screen),
+        (screen) => /Rejected update to notes\.txt/.test(screen) && idlePattern(cli).test(screen),
         LONG,
       );
       assert.equal(readFileSync(scene.file, 'utf8'), original);
