@@ -12,8 +12,10 @@ for (const nvim of editorVersions('nvim', ['newest'])) {
     'reject',
     'approve-in-cli',
     'cancel-in-cli',
-    'quit-with-diff',
   ]);
+  // The oldest Claude Code, started without --permission-mode: its default mode asks, so the
+  // diff opens; then Neovim quits with it open.
+  runClaudeScenarios(neovimCliDriver(nvim), false, ['quit-with-diff'], 'oldest');
   // `:Tandem claude` as the plugin ships it: Claude Code asks, so its edits open as diffs.
   runClaudeScenarios(neovimCliDriver(nvim, { byCommand: true }), false);
 }

@@ -13,6 +13,7 @@ import { shellQuote } from '@tandem/command';
 import {
   CLI_DISPLAY_NAMES,
   type CliCommand,
+  type CliLaunchOptions,
   type CliName,
 } from '../real-clients/cli-launch.js';
 import {
@@ -21,7 +22,11 @@ import {
   startCliSession,
   type CliSession,
 } from '../real-clients/cli-session.js';
-import { claudeCodeMissing } from '../real-clients/claude-code.js';
+import {
+  CLAUDE_CODE_VERSIONS,
+  claudeCodeMissing,
+  type ClaudeCodeVersion,
+} from '../real-clients/claude-code.js';
 import { finalText } from '../real-clients/proposed-edit.js';
 import { missing } from '../needs.js';
 import { REPO_ROOT } from '../repo-root.js';
@@ -32,12 +37,7 @@ import type { CliEditor, CliScenarioDriver } from './cli-driver.js';
 export type { CliEditor, CliScenarioDriver, EditorWithCli } from './cli-driver.js';
 
 export type CliScenario =
-  | 'accept'
-  | 'reject'
-  | 'approve-in-cli'
-  | 'cancel-in-cli'
-  | 'own-pane'
-  | ClaudeOnlyScenario;
+  'accept' | 'reject' | 'approve-in-cli' | 'cancel-in-cli' | 'own-pane' | ClaudeOnlyScenario;
 
 const original = 'first line\nsecond line\n';
 // Tabs, quotes and non-ASCII, wide characters too: the file must get exactly these bytes.
@@ -55,10 +55,10 @@ interface Scene {
 }
 
 /**
- * A sandbox with notes.txt, and `cli`'s options there; what the scenario starts is ended after
- * it, the last started first.
+ * A sandbox with notes.txt, and `cli`'s options there (`launch` changes them); what the scenario
+ * starts is ended after it, the last started first.
  */
-function prepare(t: TestContext, cli: CliName) {
+function prepare(t: TestContext, cli: CliName, launch: ScenarioLaunch = {}) {
   const sandbox = new Sandbox();
   const file = path.join(sandbox.workspace, 'notes.txt');
   writeFileSync(file, original);
@@ -68,7 +68,10 @@ function prepare(t: TestContext, cli: CliName) {
     sandbox.remove();
   });
   const after = (cleanup: () => Promise<void>) => cleanups.push(cleanup);
-  const options = cliInSandbox(sandbox, cli, { filePath: file, content: proposed });
+  const options = {
+    ...cliInSandbox(sandbox, cli, { filePath: file, content: proposed }),
+    ...launch,
+  };
   return { sandbox, file, after, options };
 }
 
@@ -93,9 +96,9 @@ async function inOwnPane(
   t: TestContext,
   driver: CliScenarioDriver,
   cli: CliName,
-  finds: ClaudeFinds = 'port',
+  { finds = 'port', launch }: { finds?: ClaudeFinds; launch?: ScenarioLaunch } = {},
 ): Promise<Scene> {
-  const { sandbox, file, after, options } = prepare(t, cli);
+  const { sandbox, file, after, options } = prepare(t, cli, launch);
   const editor = await driver.start(sandbox, file);
   after(() => editor.close());
   const byPort = cli === 'claude' && finds === 'port';
@@ -254,6 +257,9 @@ const SCENARIOS: Record<
 /** Claude Code's scenarios that the other CLIs do not run. */
 type ClaudeOnlyScenario = 'own-pane-by-ide' | 'quit-with-diff';
 
+/** What a Claude Code scenario changes in how the CLI starts: its version, its mode. */
+type ScenarioLaunch = Pick<CliLaunchOptions, 'claudeVersion' | 'approvalMode'>;
+
 /** How Claude Code in a pane of its own finds the editor: `CLAUDE_CODE_SSE_PORT`, or `/ide`. */
 type ClaudeFinds = 'port' | 'ide';
 
@@ -265,7 +271,9 @@ const TANDEM = [process.execPath, path.join(REPO_ROOT, 'packages/cli/bin/tandem.
  * that the CLI gets the editor's `CLAUDE_CODE_SSE_PORT`; a failing `tandem env` ends the pane.
  */
 function afterTandemEnv(cli: CliCommand): string[] {
-  const tandemEnv = [...TANDEM, 'env', '--shell', 'bash', '--cwd', cli.cwd].map((word) => shellQuote(word));
+  const tandemEnv = [...TANDEM, 'env', '--shell', 'bash', '--cwd', cli.cwd].map((word) =>
+    shellQuote(word),
+  );
   return ['sh', '-c', `exports=$(${tandemEnv.join(' ')}) && eval "$exports" && ${cli.shellLine}`];
 }
 
@@ -287,12 +295,23 @@ async function pickByIdeCommand(session: CliSession, driver: CliScenarioDriver):
   await session.sendKeys('Enter');
 }
 
-const CLAUDE_SCENARIOS: Record<ClaudeOnlyScenario, (typeof SCENARIOS)['accept']> = {
+const CLAUDE_SCENARIOS: Record<
+  ClaudeOnlyScenario,
+  {
+    title(driver: CliScenarioDriver): string;
+    run(
+      t: TestContext,
+      driver: CliScenarioDriver,
+      cli: CliName,
+      launch: ScenarioLaunch,
+    ): Promise<void>;
+  }
+> = {
   'own-pane-by-ide': {
     title: (d) =>
       `in a separate tmux pane finds ${d.name} by /ide; an edit and ${d.gestures.accept} there write the file`,
-    async run(t, driver, cli) {
-      const scene = await inOwnPane(t, driver, cli, 'ide');
+    async run(t, driver, cli, launch) {
+      const scene = await inOwnPane(t, driver, cli, { finds: 'ide', launch });
       await diffShown(driver, scene);
       await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
       await scene.editor.accept(scene.file, driver.gestures.accept);
@@ -305,15 +324,16 @@ const CLAUDE_SCENARIOS: Record<ClaudeOnlyScenario, (typeof SCENARIOS)['accept']>
   'quit-with-diff': {
     title: (d) =>
       `in a separate tmux pane: ${d.name} quits with the diff open; the CLI is not left waiting, no lock file is left`,
-    async run(t, driver, cli) {
-      const scene = await inOwnPane(t, driver, cli);
+    async run(t, driver, cli, launch) {
+      const scene = await inOwnPane(t, driver, cli, { launch });
       await diffShown(driver, scene);
       assert.ok(scene.sandbox.discoveryFiles().length > 0, 'the editor wrote its lock file');
       await scene.editor.quit();
       // The pending openDiff was answered (DIFF_REJECTED): Claude Code says the update was
       // rejected, ends the turn and asks for the next message; the file is unchanged.
       await scene.session.waitForScreen(
-        (screen) => /Rejected update to notes\.txt/.test(screen) && idlePattern(cli).test(screen),
+        (screen) =>
+          /(User r|R)ejected update to notes\.txt/.test(screen) && idlePattern(cli).test(screen),
         LONG,
       );
       assert.equal(readFileSync(scene.file, 'utf8'), original);
@@ -330,29 +350,48 @@ const CLAUDE_SCENARIOS: Record<ClaudeOnlyScenario, (typeof SCENARIOS)['accept']>
  */
 export function runCliScenarios(
   driver: CliScenarioDriver,
-  only: { scenarios?: CliScenario[]; clis?: CliName[] } = {},
+  only: {
+    scenarios?: CliScenario[];
+    clis?: CliName[];
+    launch?: ScenarioLaunch;
+    label?: string;
+  } = {},
 ): void {
   const names = only.scenarios ?? (Object.keys(SCENARIOS) as CliScenario[]);
   for (const name of names) {
     for (const cli of only.clis ?? (['gemini', 'qwen'] as const)) {
       const scenario = { ...SCENARIOS, ...CLAUDE_SCENARIOS }[name];
-      test(`${cli} ${scenario.title(driver)}`, { skip: driver.skip, timeout: 300_000 }, (t) =>
-        scenario.run(t, driver, cli),
+      const shownAs = only.label ?? cli;
+      test(`${shownAs} ${scenario.title(driver)}`, { skip: driver.skip, timeout: 300_000 }, (t) =>
+        scenario.run(t, driver, cli, only.launch ?? {}),
       );
     }
   }
 }
 
 /**
- * Registers Claude Code's `scenarios` (by default accept and reject in the editor), with the
- * newest Claude Code, for `driver`; skipped with the reason `elsewhere` when it is not false,
- * e.g. on an editor version that does not run them.
+ * Registers Claude Code's `scenarios` (by default accept and reject in the editor) for `driver`;
+ * skipped with the reason `elsewhere` when it is not false, e.g. on an editor version that does
+ * not run them. The newest Claude Code runs them with `--permission-mode default`; the oldest
+ * (2.1.110) is started as a user starts it, without the flag: its own default asks.
  */
 export function runClaudeScenarios(
   driver: CliScenarioDriver,
   elsewhere: string | false,
   scenarios: CliScenario[] = ['accept', 'reject'],
+  version: ClaudeCodeVersion = 'newest',
 ): void {
-  const skip = elsewhere || driver.skip || missing([], claudeCodeMissing('newest'));
-  runCliScenarios({ ...driver, skip }, { scenarios, clis: ['claude'] });
+  const skip = elsewhere || driver.skip || missing([], claudeCodeMissing(version));
+  const oldest = version === 'oldest';
+  runCliScenarios(
+    { ...driver, skip },
+    {
+      scenarios,
+      clis: ['claude'],
+      ...(oldest && {
+        launch: { claudeVersion: version, approvalMode: null },
+        label: `claude ${CLAUDE_CODE_VERSIONS.oldest.version} (its default mode)`,
+      }),
+    },
+  );
 }

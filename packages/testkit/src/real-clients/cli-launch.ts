@@ -1,6 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { claudeCodeBinary, offlineClaudeEnv, seedClaudeCode } from './claude-code.js';
+import {
+  claudeCodeBinary,
+  offlineClaudeEnv,
+  seedClaudeCode,
+  type ClaudeCodeVersion,
+} from './claude-code.js';
 import { FakeAnthropicModel } from './fake-anthropic-model.js';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
 import { FakeOpenAiModel } from './fake-openai-model.js';
@@ -47,6 +52,8 @@ export interface CliLaunchOptions {
    * `null` starts it without the flag, in the mode its settings give, as a user would.
    */
   approvalMode?: string | null;
+  /** Which Claude Code runs (default the newest). */
+  claudeVersion?: ClaudeCodeVersion;
 }
 
 /** Everything needed to start the CLI in any terminal (tmux pane, editor terminal). */
@@ -194,15 +201,15 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
   return { env, argv: [process.execPath, ...args], close: () => model.close() };
 }
 
-/** The newest Claude Code; its model replaces the file's whole text with the edit's. */
+/** Claude Code (the newest by default); its model replaces the file's whole text with the edit's. */
 async function prepareClaude(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
-  const { home, cwd, edit } = options;
+  const { home, cwd, edit, claudeVersion = 'newest' } = options;
   const claudeConfigDir = options.claudeConfigDir ?? path.join(home, '.claude');
-  await seedClaudeCode('newest', claudeConfigDir, cwd);
+  await seedClaudeCode(claudeVersion, claudeConfigDir, cwd);
   const oldString = await readFile(edit.filePath, 'utf8');
   const script = { prompt, filePath: edit.filePath, oldString, newString: edit.content };
   const model = await FakeAnthropicModel.start(script);
-  const argv = [claudeCodeBinary('newest'), ...approvalModeArgs(options, '--permission-mode')];
+  const argv = [claudeCodeBinary(claudeVersion), ...approvalModeArgs(options, '--permission-mode')];
   if (options.promptAtStart !== false) argv.push(prompt);
   const env = offlineClaudeEnv(claudeConfigDir, model.baseUrl);
   return { env, argv, close: () => model.close() };
