@@ -149,6 +149,17 @@ async function told(driver: CliScenarioDriver, editor: CliEditor, text: string):
   );
 }
 
+/** The user edits the diff and accepts it in the editor: the CLI writes exactly their text. */
+async function editedAndAccepted(driver: CliScenarioDriver, scene: Scene): Promise<void> {
+  await diffShown(driver, scene);
+  await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
+  await scene.editor.accept(scene.file, driver.gestures.accept);
+  await turnOver(scene.session);
+  const edited = `${proposed}added in ${driver.name}\n`;
+  assert.equal(readFileSync(scene.file, 'utf8'), edited);
+  await bufferShows(scene.editor, scene.file, edited);
+}
+
 /** How the user answers in the CLI's terminal: inside the editor when the driver can go back. */
 function answerInCli(t: TestContext, driver: CliScenarioDriver, cli: CliName) {
   return driver.backToCli ? inEditor(t, driver, cli) : inOwnPane(t, driver, cli);
@@ -240,14 +251,7 @@ const SCENARIOS: Record<
     title: (d) =>
       `in a separate tmux pane finds ${d.name} by its discovery files; an edit and ${d.gestures.accept} there write the file`,
     async run(t, driver, cli) {
-      const scene = await inOwnPane(t, driver, cli);
-      await diffShown(driver, scene);
-      await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
-      await scene.editor.accept(scene.file, driver.gestures.accept);
-      await turnOver(scene.session);
-      const edited = `${proposed}added in ${driver.name}\n`;
-      assert.equal(readFileSync(scene.file, 'utf8'), edited);
-      await bufferShows(scene.editor, scene.file, edited);
+      await editedAndAccepted(driver, await inOwnPane(t, driver, cli));
     },
   },
 };
@@ -311,14 +315,7 @@ const CLAUDE_SCENARIOS: Record<
     title: (d) =>
       `in a separate tmux pane finds ${d.name} by /ide; an edit and ${d.gestures.accept} there write the file`,
     async run(t, driver, cli, launch) {
-      const scene = await inOwnPane(t, driver, cli, { finds: 'ide', launch });
-      await diffShown(driver, scene);
-      await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
-      await scene.editor.accept(scene.file, driver.gestures.accept);
-      await turnOver(scene.session);
-      const edited = `${proposed}added in ${driver.name}\n`;
-      assert.equal(readFileSync(scene.file, 'utf8'), edited);
-      await bufferShows(scene.editor, scene.file, edited);
+      await editedAndAccepted(driver, await inOwnPane(t, driver, cli, { finds: 'ide', launch }));
     },
   },
   'quit-with-diff': {

@@ -152,6 +152,23 @@ export function commandShellLine(command: Omit<CliCommand, 'shellLine'>): string
   return `cd ${shellQuote(command.cwd)} && ${words.join(' ')}`;
 }
 
+/**
+ * What a CLI's environment starts from: only this, so that nothing of the test runner's (CI, API
+ * keys, TERM_PROGRAM, XDG_*) changes how the CLI behaves; the runner's marker goes along, so
+ * that the runner finds the CLI and its tmux server if the test leaves them running.
+ */
+export function cliBaseEnv(home: string, tmpDir: string): Record<string, string> {
+  const marker = process.env.TANDEM_TEST_JOB;
+  return {
+    ...(marker && { TANDEM_TEST_JOB: marker }),
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/sh',
+    HOME: home,
+    TMPDIR: tmpDir,
+  };
+}
+
 interface Prepared {
   env: Record<string, string>;
   /** The CLI's command line: Node's arguments, or the whole of a native executable's. */
@@ -225,20 +242,7 @@ export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLa
   await Promise.all([options.tmpDir, options.home].map((dir) => mkdir(dir, { recursive: true })));
   const prompt = editPrompt(options.edit);
   const prepared = await PREPARE[options.cli](options, prompt);
-  // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
-  // TERM_PROGRAM, XDG_*) may change how the CLI behaves. The runner's marker goes along, so
-  // that the runner finds the CLI and its tmux server if the test leaves them running.
-  const marker = process.env.TANDEM_TEST_JOB;
-  const env = {
-    ...(marker && { TANDEM_TEST_JOB: marker }),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/sh',
-    HOME: options.home,
-    TMPDIR: options.tmpDir,
-    ...prepared.env,
-    ...options.env,
-  };
+  const env = { ...cliBaseEnv(options.home, options.tmpDir), ...prepared.env, ...options.env };
   const command = { argv: prepared.argv, env, cwd: options.cwd };
   return { command: { ...command, shellLine: commandShellLine(command) }, close: prepared.close };
 }
