@@ -1,9 +1,10 @@
 /**
- * The whole-CLI scenarios every editor runs: the real Gemini CLI and Qwen Code in tmux, against
- * a fake model that proposes one edit of notes.txt. The CLI runs in a terminal of the editor or
- * in a tmux pane of its own (finding the editor by its discovery files alone); the diff opens in
- * the editor; the user answers there or in the CLI's terminal; the CLI writes the file, or leaves
- * it alone, and the editor shows what became of it.
+ * The whole-CLI scenarios every editor runs: the real Gemini CLI, Qwen Code and Claude Code in
+ * tmux, against a fake model that proposes one edit of notes.txt. The CLI runs in a terminal of
+ * the editor or in a tmux pane of its own (finding the editor by its discovery files alone;
+ * Claude Code by `tandem env`'s `CLAUDE_CODE_SSE_PORT` or by `/ide`); the diff opens in the
+ * editor; the user answers there or in the CLI's terminal, or quits the editor; the CLI writes
+ * the file, or leaves it alone, and the editor shows what became of it.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
