@@ -1,60 +1,22 @@
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import {
   claudeCodeMissing,
   claudeCodeVersions,
   missing,
-  RecordingEditor,
-  Sandbox,
-  startClaudeCode,
   waitFor,
   waitUntil,
-  type ClaudeCodeRun,
-  type ClaudeCodeVersion,
 } from '@tandem/testkit';
-import { startEngine } from '../engine.fixture.js';
-import type { Engine } from '../engine.js';
-
-const PROMPT = 'Please change beta in the notes';
-const ORIGINAL = 'alpha\nbeta\ngamma\n';
-
-/** One real Claude Code against a real engine whose editor is the test's. */
-async function scene(version: ClaudeCodeVersion) {
-  const sandbox = new Sandbox();
-  const editor = new RecordingEditor();
-  const file = path.join(sandbox.workspace, 'notes.txt');
-  await writeFile(file, ORIGINAL);
-  const engine: Engine = await startEngine(sandbox, editor);
-  const run: ClaudeCodeRun = await startClaudeCode({
-    version,
-    cwd: sandbox.workspace,
-    dir: path.join(sandbox.root, 'claude-run'),
-    claudeConfigDir: sandbox.claudeConfigDir,
-    ssePort: engine.claudePort,
-    script: { prompt: PROMPT, filePath: file, oldString: 'beta', newString: 'BETA' },
-  });
-  const screen = () => run.pane.capture();
-  const stop = async () => {
-    await run.stop();
-    await engine.stop();
-    sandbox.remove();
-  };
-  return { sandbox, editor, file, engine, run, screen, stop };
-}
-
-type Scene = Awaited<ReturnType<typeof scene>>;
+import { claudeAgainstEngine, ORIGINAL, PROMPT, type ClaudeRun } from './claude-run.fixture.js';
 
 /**
  * Connected by `CLAUDE_CODE_SSE_PORT` alone; the user selects two lines once Claude Code listens
  * (it hears the selection only once it has set the connection up: the selection is made again
  * until it shows it), then sends the prompt; resolves with the diff shown in the editor.
  */
-async function selectAndPrompt(s: Scene) {
-  await waitUntil('Claude Code connected', () =>
-    s.engine.clients().some((client) => client.name === 'Claude Code'),
-  );
+async function selectAndPrompt(s: ClaudeRun) {
+  await s.connected();
   s.engine.fileFocused(s.file);
   let selected = false;
   await waitFor(
@@ -69,9 +31,7 @@ async function selectAndPrompt(s: Scene) {
     60_000,
     500,
   );
-  await s.run.pane.type(PROMPT);
-  await waitUntil('the prompt typed', async () => (await s.screen()).includes(PROMPT));
-  await s.run.pane.sendKeys('Enter');
+  await s.prompt();
   const diff = await waitFor('the diff in the editor', () => s.editor.diffFor(s.file), 60_000);
   assert.equal(diff.oldContent, ORIGINAL);
   assert.equal(diff.newContent, 'alpha\nBETA\ngamma\n');
@@ -91,7 +51,7 @@ for (const version of claudeCodeVersions()) {
   const skip = missing(['tmux'], claudeCodeMissing(version));
   describe(`Claude Code ${version}, real, against a real engine`, { skip }, () => {
     it('writes exactly the user’s text after an accept in the editor with an edit', async () => {
-      const s = await scene(version);
+      const s = await claudeAgainstEngine(version);
       try {
         const diff = await selectAndPrompt(s);
         const userText = 'alpha\nthe user’s own line\ngamma\n';
@@ -110,7 +70,7 @@ for (const version of claudeCodeVersions()) {
     });
 
     it('leaves the file untouched after a reject in the editor, and ends the turn', async () => {
-      const s = await scene(version);
+      const s = await claudeAgainstEngine(version);
       try {
         const diff = await selectAndPrompt(s);
         assert.deepEqual(s.engine.diffRejected(diff.id), { ok: true });

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import {
-  claudeCodeBinary,
-  missing,
-  RecordingEditor,
-  Sandbox,
-  startClaudeCode,
-  waitFor,
-  waitUntil,
-} from '@tandem/testkit';
-import { startEngine } from '../engine.fixture.js';
+import { claudeCodeMissing, missing, waitFor } from '@tandem/testkit';
+import { claudeAgainstEngine, ORIGINAL } from '../claude/claude-run.fixture.js';
 import { claudeSettings } from './claude-settings.js';
 
 /**
@@ -22,70 +13,30 @@ import { claudeSettings } from './claude-settings.js';
  * settings, the edit waits in the editor.
  */
 
-const PROMPT = 'Please change beta in the notes';
-const ORIGINAL = 'alpha\nbeta\ngamma\n';
-
-function binaryMissing(): string[] {
-  try {
-    return existsSync(claudeCodeBinary('newest')) ? [] : ['Claude Code newest is not installed'];
-  } catch (error) {
-    return [(error as Error).message];
-  }
-}
-
 async function run(userSettings: unknown | undefined) {
-  const sandbox = new Sandbox();
-  const editor = new RecordingEditor();
-  const file = path.join(sandbox.workspace, 'notes.txt');
-  await writeFile(file, ORIGINAL);
-  if (userSettings !== undefined) {
-    await mkdir(sandbox.claudeConfigDir, { recursive: true });
-    await writeFile(
-      path.join(sandbox.claudeConfigDir, 'settings.json'),
-      JSON.stringify(userSettings),
-    );
-  }
-  const predicted = await claudeSettings(sandbox.workspace, {
-    HOME: path.join(sandbox.root, 'claude-run', 'home'),
-    CLAUDE_CONFIG_DIR: sandbox.claudeConfigDir,
-    PATH: '',
-  });
-  const engine = await startEngine(sandbox, editor);
-  const cli = await startClaudeCode({
-    version: 'newest',
-    cwd: sandbox.workspace,
-    dir: path.join(sandbox.root, 'claude-run'),
-    claudeConfigDir: sandbox.claudeConfigDir,
-    ssePort: engine.claudePort,
-    script: { prompt: PROMPT, filePath: file, oldString: 'beta', newString: 'BETA' },
-    permissionMode: null,
-  });
-  const stop = async () => {
-    await cli.stop();
-    await engine.stop();
-    sandbox.remove();
-  };
+  const s = await claudeAgainstEngine('newest', { userSettings, permissionMode: null });
   try {
-    await waitUntil('Claude Code connected', () =>
-      engine.clients().some((client) => client.name === 'Claude Code'),
-    );
-    await cli.pane.type(PROMPT);
-    await waitUntil('the prompt typed', async () => (await cli.pane.capture()).includes(PROMPT));
-    await cli.pane.sendKeys('Enter');
+    const predicted = await claudeSettings(s.sandbox.workspace, {
+      HOME: path.join(s.sandbox.root, 'claude-run', 'home'),
+      CLAUDE_CONFIG_DIR: s.sandbox.claudeConfigDir,
+      PATH: '',
+    });
+    await s.connected();
+    await s.prompt();
     // Whichever comes first: the file written, or the diff in the editor.
     const outcome = await waitFor(
       'the edit written or shown',
       async () =>
-        editor.diffFor(file)
+        s.editor.diffFor(s.file)
           ? 'diff in the editor'
-          : (await readFile(file, 'utf8')) !== ORIGINAL
+          : (await readFile(s.file, 'utf8')) !== ORIGINAL
             ? 'written without asking'
             : undefined,
       60_000,
     );
-    return { predicted, outcome, stop, editor, file };
+    return { predicted, outcome, stop: s.stop, editor: s.editor, file: s.file };
   } catch (error) {
-    await stop();
+    await s.stop();
     throw error;
   }
 }
@@ -93,7 +44,7 @@ async function run(userSettings: unknown | undefined) {
 describe(
   'Claude Code newest, real: the permission mode its settings give',
   {
-    skip: missing(['tmux'], binaryMissing()),
+    skip: missing(['tmux'], claudeCodeMissing('newest')),
   },
   () => {
     it('no setting: it writes without openDiff, as predicted', async () => {

@@ -1,31 +1,44 @@
 /**
- * The whole-CLI scenarios every editor runs: the real Gemini CLI and Qwen Code in tmux, against
- * a fake model that proposes one edit of notes.txt. The CLI runs in a terminal of the editor or
- * in a tmux pane of its own (finding the editor by its discovery files alone); the diff opens in
- * the editor; the user answers there or in the CLI's terminal; the CLI writes the file, or leaves
- * it alone, and the editor shows what became of it.
+ * The whole-CLI scenarios every editor runs: the real Gemini CLI, Qwen Code and Claude Code in
+ * tmux, against a fake model that proposes one edit of notes.txt. The CLI runs in a terminal of
+ * the editor or in a tmux pane of its own (finding the editor by its discovery files alone;
+ * Claude Code by `tandem env`'s `CLAUDE_CODE_SSE_PORT` or by `/ide`); the diff opens in the
+ * editor; the user answers there or in the CLI's terminal, or quits the editor; the CLI writes
+ * the file, or leaves it alone, and the editor shows what became of it.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { CLI_DISPLAY_NAMES, type CliName } from '../real-clients/cli-launch.js';
+import { shellQuote } from '@tandem/command';
+import {
+  CLI_DISPLAY_NAMES,
+  type CliCommand,
+  type CliLaunchOptions,
+  type CliName,
+} from '../real-clients/cli-launch.js';
 import {
   cliInSandbox,
   idlePattern,
   startCliSession,
   type CliSession,
 } from '../real-clients/cli-session.js';
-import { claudeCodeMissing } from '../real-clients/claude-code.js';
+import {
+  CLAUDE_CODE_VERSIONS,
+  claudeCodeMissing,
+  type ClaudeCodeVersion,
+} from '../real-clients/claude-code.js';
 import { finalText } from '../real-clients/proposed-edit.js';
 import { missing } from '../needs.js';
+import { REPO_ROOT } from '../repo-root.js';
 import { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import type { CliEditor, CliScenarioDriver } from './cli-driver.js';
 
 export type { CliEditor, CliScenarioDriver, EditorWithCli } from './cli-driver.js';
 
-export type CliScenario = 'accept' | 'reject' | 'approve-in-cli' | 'cancel-in-cli' | 'own-pane';
+export type CliScenario =
+  'accept' | 'reject' | 'approve-in-cli' | 'cancel-in-cli' | 'own-pane' | ClaudeOnlyScenario;
 
 const original = 'first line\nsecond line\n';
 // Tabs, quotes and non-ASCII, wide characters too: the file must get exactly these bytes.
@@ -34,6 +47,7 @@ const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n
 const LONG = 120_000;
 
 interface Scene {
+  sandbox: Sandbox;
   session: CliSession;
   editor: CliEditor;
   file: string;
@@ -42,10 +56,10 @@ interface Scene {
 }
 
 /**
- * A sandbox with notes.txt, and `cli`'s options there; what the scenario starts is ended after
- * it, the last started first.
+ * A sandbox with notes.txt, and `cli`'s options there (`launch` changes them); what the scenario
+ * starts is ended after it, the last started first.
  */
-function prepare(t: TestContext, cli: CliName) {
+function prepare(t: TestContext, cli: CliName, launch: ScenarioLaunch = {}) {
   const sandbox = new Sandbox();
   const file = path.join(sandbox.workspace, 'notes.txt');
   writeFileSync(file, original);
@@ -55,7 +69,10 @@ function prepare(t: TestContext, cli: CliName) {
     sandbox.remove();
   });
   const after = (cleanup: () => Promise<void>) => cleanups.push(cleanup);
-  const options = cliInSandbox(sandbox, cli, { filePath: file, content: proposed });
+  const options = {
+    ...cliInSandbox(sandbox, cli, { filePath: file, content: proposed }),
+    ...launch,
+  };
   return { sandbox, file, after, options };
 }
 
@@ -69,18 +86,28 @@ async function inEditor(t: TestContext, driver: CliScenarioDriver, cli: CliName)
     after,
   );
   await session.askForEdit(async () => (await editor.clientNames()).length === 1);
-  return { session, editor, file, inEditor: true };
+  return { sandbox, session, editor, file, inEditor: true };
 }
 
-/** The editor alone, and the CLI in a tmux pane of its own: nothing of the editor reaches it. */
-async function inOwnPane(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<Scene> {
-  const { sandbox, file, after, options } = prepare(t, cli);
+/**
+ * The editor alone, and the CLI in a tmux pane of its own: nothing of the editor reaches it.
+ * Gemini CLI and Qwen Code find the editor by its discovery files; Claude Code as `finds` says.
+ */
+async function inOwnPane(
+  t: TestContext,
+  driver: CliScenarioDriver,
+  cli: CliName,
+  { finds = 'port', launch }: { finds?: ClaudeFinds; launch?: ScenarioLaunch } = {},
+): Promise<Scene> {
+  const { sandbox, file, after, options } = prepare(t, cli, launch);
   const editor = await driver.start(sandbox, file);
   after(() => editor.close());
-  const session = await startCliSession(options);
+  const byPort = cli === 'claude' && finds === 'port';
+  const session = await startCliSession({ ...options, ...(byPort && { command: afterTandemEnv }) });
   after(() => session.stop());
+  if (cli === 'claude' && finds === 'ide') await pickByIdeCommand(session, driver);
   await session.askForEdit(async () => (await editor.clientNames()).length === 1);
-  return { session, editor, file, inEditor: false };
+  return { sandbox, session, editor, file, inEditor: false };
 }
 
 /** Waits until the editor shows the diff of the file (and, around the CLI, its hint). */
@@ -123,13 +150,24 @@ async function told(driver: CliScenarioDriver, editor: CliEditor, text: string):
   );
 }
 
+/** The user edits the diff and accepts it in the editor: the CLI writes exactly their text. */
+async function editedAndAccepted(driver: CliScenarioDriver, scene: Scene): Promise<void> {
+  await diffShown(driver, scene);
+  await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
+  await scene.editor.accept(scene.file, driver.gestures.accept);
+  await turnOver(scene.session);
+  const edited = `${proposed}added in ${driver.name}\n`;
+  assert.equal(readFileSync(scene.file, 'utf8'), edited);
+  await bufferShows(scene.editor, scene.file, edited);
+}
+
 /** How the user answers in the CLI's terminal: inside the editor when the driver can go back. */
 function answerInCli(t: TestContext, driver: CliScenarioDriver, cli: CliName) {
   return driver.backToCli ? inEditor(t, driver, cli) : inOwnPane(t, driver, cli);
 }
 
 const SCENARIOS: Record<
-  CliScenario,
+  Exclude<CliScenario, ClaudeOnlyScenario>,
   {
     title(driver: CliScenarioDriver): string;
     run(t: TestContext, driver: CliScenarioDriver, cli: CliName): Promise<void>;
@@ -181,7 +219,7 @@ const SCENARIOS: Record<
       await diffClosed(driver, scene);
       await turnOver(scene.session);
       // Gemini CLI writes the text closeDiff returned (with the edit made in the editor); Qwen
-      // Code writes its own proposal (docs/clients.md, "Both").
+      // Code and Claude Code write their own proposal (docs/clients.md, "Both").
       const edited = `${proposed}added in ${driver.name}\n`;
       assert.equal(readFileSync(scene.file, 'utf8'), cli === 'gemini' ? edited : proposed);
       await told(
@@ -189,7 +227,7 @@ const SCENARIOS: Record<
         scene.editor,
         cli === 'gemini'
           ? 'Tandem: Gemini CLI wrote notes.txt with your edits (approved in its terminal).'
-          : 'Tandem: Qwen Code wrote its own proposal to notes.txt, not your edits',
+          : `Tandem: ${CLI_DISPLAY_NAMES[cli]} wrote its own proposal to notes.txt, not your edits`,
       );
     },
   },
@@ -214,14 +252,92 @@ const SCENARIOS: Record<
     title: (d) =>
       `in a separate tmux pane finds ${d.name} by its discovery files; an edit and ${d.gestures.accept} there write the file`,
     async run(t, driver, cli) {
-      const scene = await inOwnPane(t, driver, cli);
+      await editedAndAccepted(driver, await inOwnPane(t, driver, cli));
+    },
+  },
+};
+
+// ── Claude Code only: finding the editor from a pane of its own, and the editor quitting ──
+
+/** Claude Code's scenarios that the other CLIs do not run. */
+type ClaudeOnlyScenario = 'own-pane-by-ide' | 'quit-with-diff';
+
+/** What a Claude Code scenario changes in how the CLI starts: its version, its mode. */
+type ScenarioLaunch = Pick<CliLaunchOptions, 'claudeVersion' | 'approvalMode'>;
+
+/** How Claude Code in a pane of its own finds the editor: `CLAUDE_CODE_SSE_PORT`, or `/ide`. */
+type ClaudeFinds = 'port' | 'ide';
+
+/** Tandem's own command line, as a user's shell runs it. */
+const TANDEM = [process.execPath, path.join(REPO_ROOT, 'packages/cli/bin/tandem.js')];
+
+/**
+ * The pane's shell runs `tandem env`'s line first, as the user in another terminal would, so
+ * that the CLI gets the editor's `CLAUDE_CODE_SSE_PORT`; a failing `tandem env` ends the pane.
+ */
+function afterTandemEnv(cli: CliCommand): string[] {
+  const tandemEnv = [...TANDEM, 'env', '--shell', 'bash', '--cwd', cli.cwd].map((word) =>
+    shellQuote(word),
+  );
+  return ['sh', '-c', `exports=$(${tandemEnv.join(' ')}) && eval "$exports" && ${cli.shellLine}`];
+}
+
+/**
+ * `/ide` in Claude Code lists the editor by its name above "None" (which it marks as chosen);
+ * the user moves up to the editor and picks it, then keeps connecting by hand (the first time,
+ * Claude Code asks whether to connect at every start).
+ */
+async function pickByIdeCommand(session: CliSession, driver: CliScenarioDriver): Promise<void> {
+  const editorName = driver.name.split(' ')[0] ?? driver.name;
+  await session.waitForScreen(idlePattern('claude'), LONG);
+  await session.submit('/ide');
+  const listed = new RegExp(`Connect to an IDE\\s+${editorName}\\s+❯ ✔ None`);
+  await session.waitForScreen(listed, LONG);
+  await session.sendKeys('Up');
+  await session.waitForScreen(new RegExp(`❯\\s+${editorName}\\b`));
+  await session.sendKeys('Enter');
+  await session.waitForScreen(/Connect to your IDE automatically\?[\s\S]*❯ No, connect with \/ide/);
+  await session.sendKeys('Enter');
+}
+
+const CLAUDE_SCENARIOS: Record<
+  ClaudeOnlyScenario,
+  {
+    title(driver: CliScenarioDriver): string;
+    run(
+      t: TestContext,
+      driver: CliScenarioDriver,
+      cli: CliName,
+      launch: ScenarioLaunch,
+    ): Promise<void>;
+  }
+> = {
+  'own-pane-by-ide': {
+    title: (d) =>
+      `in a separate tmux pane finds ${d.name} by /ide; an edit and ${d.gestures.accept} there write the file`,
+    async run(t, driver, cli, launch) {
+      await editedAndAccepted(driver, await inOwnPane(t, driver, cli, { finds: 'ide', launch }));
+    },
+  },
+  'quit-with-diff': {
+    title: (d) =>
+      `in a separate tmux pane: ${d.name} quits with the diff open; the CLI is not left waiting, no lock file is left`,
+    async run(t, driver, cli, launch) {
+      const scene = await inOwnPane(t, driver, cli, { launch });
       await diffShown(driver, scene);
-      await scene.editor.appendLine(scene.file, `added in ${driver.name}`);
-      await scene.editor.accept(scene.file, driver.gestures.accept);
-      await turnOver(scene.session);
-      const edited = `${proposed}added in ${driver.name}\n`;
-      assert.equal(readFileSync(scene.file, 'utf8'), edited);
-      await bufferShows(scene.editor, scene.file, edited);
+      assert.ok(scene.sandbox.discoveryFiles().length > 0, 'the editor wrote its lock file');
+      await scene.editor.quit();
+      // The pending openDiff was answered (DIFF_REJECTED): Claude Code says the update was
+      // rejected, ends the turn and asks for the next message; the file is unchanged.
+      await scene.session.waitForScreen(
+        (screen) =>
+          /(User r|R)ejected update to notes\.txt/.test(screen) && idlePattern(cli).test(screen),
+        LONG,
+      );
+      assert.equal(readFileSync(scene.file, 'utf8'), original);
+      await waitFor('no lock file left', () =>
+        scene.sandbox.discoveryFiles().length === 0 ? true : undefined,
+      );
     },
   },
 };
@@ -232,25 +348,48 @@ const SCENARIOS: Record<
  */
 export function runCliScenarios(
   driver: CliScenarioDriver,
-  only: { scenarios?: CliScenario[]; clis?: CliName[] } = {},
+  only: {
+    scenarios?: CliScenario[];
+    clis?: CliName[];
+    launch?: ScenarioLaunch;
+    label?: string;
+  } = {},
 ): void {
   const names = only.scenarios ?? (Object.keys(SCENARIOS) as CliScenario[]);
   for (const name of names) {
     for (const cli of only.clis ?? (['gemini', 'qwen'] as const)) {
-      const scenario = SCENARIOS[name];
-      test(`${cli} ${scenario.title(driver)}`, { skip: driver.skip, timeout: 300_000 }, (t) =>
-        scenario.run(t, driver, cli),
+      const scenario = { ...SCENARIOS, ...CLAUDE_SCENARIOS }[name];
+      const shownAs = only.label ?? cli;
+      test(`${shownAs} ${scenario.title(driver)}`, { skip: driver.skip, timeout: 300_000 }, (t) =>
+        scenario.run(t, driver, cli, only.launch ?? {}),
       );
     }
   }
 }
 
 /**
- * Registers Claude Code's scenarios (accept and reject in the editor, with the newest Claude
- * Code) for `driver`; skipped with the reason `elsewhere` when it is not false, e.g. on an
- * editor version that does not run them.
+ * Registers Claude Code's `scenarios` (by default accept and reject in the editor) for `driver`;
+ * skipped with the reason `elsewhere` when it is not false, e.g. on an editor version that does
+ * not run them. The newest Claude Code runs them with `--permission-mode default`; the oldest
+ * (2.1.110) is started as a user starts it, without the flag: its own default asks.
  */
-export function runClaudeScenarios(driver: CliScenarioDriver, elsewhere: string | false): void {
-  const skip = elsewhere || driver.skip || missing([], claudeCodeMissing('newest'));
-  runCliScenarios({ ...driver, skip }, { scenarios: ['accept', 'reject'], clis: ['claude'] });
+export function runClaudeScenarios(
+  driver: CliScenarioDriver,
+  elsewhere: string | false,
+  scenarios: CliScenario[] = ['accept', 'reject'],
+  version: ClaudeCodeVersion = 'newest',
+): void {
+  const skip = elsewhere || driver.skip || missing([], claudeCodeMissing(version));
+  const oldest = version === 'oldest';
+  runCliScenarios(
+    { ...driver, skip },
+    {
+      scenarios,
+      clis: ['claude'],
+      ...(oldest && {
+        launch: { claudeVersion: version, approvalMode: null },
+        label: `claude ${CLAUDE_CODE_VERSIONS.oldest.version} (its default mode)`,
+      }),
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commandShellLine } from './cli-launch.js';
+import { cliBaseEnv, commandShellLine } from './cli-launch.js';
 import { FakeAnthropicModel, type AnthropicScript } from './fake-anthropic-model.js';
 import { clientModulePath } from './installed-clients.js';
 import { TmuxPane } from './tmux.js';
@@ -117,16 +117,10 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
   await Promise.all([home, tmpDir].map((d) => mkdir(d, { recursive: true })));
   await seedClaudeCode(options.version, options.claudeConfigDir, options.cwd);
   const model = await FakeAnthropicModel.start(options.script);
-  // The test runner's marker goes along, so that it finds what a test leaves running.
-  const marker = process.env.TANDEM_TEST_JOB;
+  const base = cliBaseEnv(home, tmpDir);
   const env = {
-    ...(marker && { TANDEM_TEST_JOB: marker }),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
+    ...base,
     TERM: 'xterm-256color',
-    SHELL: '/bin/sh',
-    HOME: home,
-    TMPDIR: tmpDir,
     ...offlineClaudeEnv(options.claudeConfigDir, model.baseUrl),
     CLAUDE_CODE_SSE_PORT: String(options.ssePort),
   };
@@ -137,13 +131,7 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
     dir: options.dir,
     cwd: options.cwd,
     shellLine,
-    env: {
-      ...(marker && { TANDEM_TEST_JOB: marker }),
-      PATH: env.PATH,
-      HOME: home,
-      TMPDIR: tmpDir,
-      TERM: 'xterm-256color',
-    },
+    env: { ...base, TERM: 'xterm-256color' },
   });
   return {
     pane,

@@ -1,6 +1,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { claudeCodeBinary, offlineClaudeEnv, seedClaudeCode } from './claude-code.js';
+import {
+  claudeCodeBinary,
+  offlineClaudeEnv,
+  seedClaudeCode,
+  type ClaudeCodeVersion,
+} from './claude-code.js';
 import { FakeAnthropicModel } from './fake-anthropic-model.js';
 import { writeFakeGeminiResponses } from './fake-gemini-model.js';
 import { FakeOpenAiModel } from './fake-openai-model.js';
@@ -48,6 +53,8 @@ export interface CliLaunchOptions {
    * `null` starts it without the flag, in the mode its settings give, as a user would.
    */
   approvalMode?: string | null;
+  /** Which Claude Code runs (default the newest). */
+  claudeVersion?: ClaudeCodeVersion;
 }
 
 /** Everything needed to start the CLI in any terminal (tmux pane, editor terminal). */
@@ -146,6 +153,23 @@ export function commandShellLine(command: Omit<CliCommand, 'shellLine'>): string
   return `cd ${shellQuote(command.cwd)} && ${words.join(' ')}`;
 }
 
+/**
+ * What a CLI's environment starts from: only this, so that nothing of the test runner's (CI, API
+ * keys, TERM_PROGRAM, XDG_*) changes how the CLI behaves; the runner's marker goes along, so
+ * that the runner finds the CLI and its tmux server if the test leaves them running.
+ */
+export function cliBaseEnv(home: string, tmpDir: string): Record<string, string> {
+  const marker = process.env.TANDEM_TEST_JOB;
+  return {
+    ...(marker && { TANDEM_TEST_JOB: marker }),
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/sh',
+    HOME: home,
+    TMPDIR: tmpDir,
+  };
+}
+
 interface Prepared {
   env: Record<string, string>;
   /** The CLI's command line: Node's arguments, or the whole of a native executable's. */
@@ -195,15 +219,15 @@ async function prepareQwen(options: CliLaunchOptions, prompt: string): Promise<P
   return { env, argv: [clientNode('qwen'), ...args], close: () => model.close() };
 }
 
-/** The newest Claude Code; its model replaces the file's whole text with the edit's. */
+/** Claude Code (the newest by default); its model replaces the file's whole text with the edit's. */
 async function prepareClaude(options: CliLaunchOptions, prompt: string): Promise<Prepared> {
-  const { home, cwd, edit } = options;
+  const { home, cwd, edit, claudeVersion = 'newest' } = options;
   const claudeConfigDir = options.claudeConfigDir ?? path.join(home, '.claude');
-  await seedClaudeCode('newest', claudeConfigDir, cwd);
+  await seedClaudeCode(claudeVersion, claudeConfigDir, cwd);
   const oldString = await readFile(edit.filePath, 'utf8');
   const script = { prompt, filePath: edit.filePath, oldString, newString: edit.content };
   const model = await FakeAnthropicModel.start(script);
-  const argv = [claudeCodeBinary('newest'), ...approvalModeArgs(options, '--permission-mode')];
+  const argv = [claudeCodeBinary(claudeVersion), ...approvalModeArgs(options, '--permission-mode')];
   if (options.promptAtStart !== false) argv.push(prompt);
   const env = offlineClaudeEnv(claudeConfigDir, model.baseUrl);
   return { env, argv, close: () => model.close() };
@@ -219,20 +243,7 @@ export async function prepareCliLaunch(options: CliLaunchOptions): Promise<CliLa
   await Promise.all([options.tmpDir, options.home].map((dir) => mkdir(dir, { recursive: true })));
   const prompt = editPrompt(options.edit);
   const prepared = await PREPARE[options.cli](options, prompt);
-  // Only this environment reaches the CLI: nothing of the test runner's (CI, API keys,
-  // TERM_PROGRAM, XDG_*) may change how the CLI behaves. The runner's marker goes along, so
-  // that the runner finds the CLI and its tmux server if the test leaves them running.
-  const marker = process.env.TANDEM_TEST_JOB;
-  const env = {
-    ...(marker && { TANDEM_TEST_JOB: marker }),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/sh',
-    HOME: options.home,
-    TMPDIR: options.tmpDir,
-    ...prepared.env,
-    ...options.env,
-  };
+  const env = { ...cliBaseEnv(options.home, options.tmpDir), ...prepared.env, ...options.env };
   const command = { argv: prepared.argv, env, cwd: options.cwd };
   return { command: { ...command, shellLine: commandShellLine(command) }, close: prepared.close };
 }

@@ -1,4 +1,4 @@
-import { FakeModelServer, type ModelReply } from './fake-model-server.js';
+import { FakeModelServer, scriptedTurn, type ModelReply } from './fake-model-server.js';
 import { finalText, idleText } from './proposed-edit.js';
 
 /**
@@ -152,12 +152,11 @@ export class FakeAnthropicModel {
       if (path !== '/v1/messages') return undefined;
       const request = body as MessagesRequest;
       requests.push((request.messages ?? []).flatMap((message) => messageTexts(message.content)));
-      const reply = chooseAnthropicReply(request, script);
-      replies.push(reply.kind);
-      const model = request.model ?? 'claude-fake';
-      return request.stream
-        ? { status: 200, contentType: 'text/event-stream', body: streamBody(reply, model) }
-        : { status: 200, contentType: 'application/json', body: messageBody(reply, model) };
+      return scriptedTurn(request, (r) => chooseAnthropicReply(r, script), replies, {
+        defaultModel: 'claude-fake',
+        stream: streamBody,
+        json: messageBody,
+      });
     });
     return new FakeAnthropicModel(server, `http://127.0.0.1:${server.port}`, replies, requests);
   }

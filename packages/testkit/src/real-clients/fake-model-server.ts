@@ -11,6 +11,35 @@ export interface ModelReply {
 /** Answers one POSTed JSON request to `path`; `undefined` for a path the model does not serve. */
 export type ModelHandler = (path: string, request: unknown) => ModelReply | undefined;
 
+/** How a fake model writes its chosen reply: as an event stream, or as one JSON body. */
+export interface ReplyFormat<Reply> {
+  /** The model named in the reply when the request names none. */
+  defaultModel: string;
+  stream(reply: Reply, model: string): string;
+  json(reply: Reply, model: string): string;
+}
+
+/**
+ * One scripted turn of a fake model: the reply `choose` picks for `request`, its kind recorded in
+ * `replies`, written as a stream exactly when the request asks for one.
+ */
+export function scriptedTurn<
+  Request extends { model?: string; stream?: boolean },
+  Reply extends { kind: string },
+>(
+  request: Request,
+  choose: (request: Request) => Reply,
+  replies: Reply['kind'][],
+  format: ReplyFormat<Reply>,
+): ModelReply {
+  const reply = choose(request);
+  replies.push(reply.kind);
+  const model = request.model ?? format.defaultModel;
+  return request.stream
+    ? { status: 200, contentType: 'text/event-stream', body: format.stream(reply, model) }
+    : { status: 200, contentType: 'application/json', body: format.json(reply, model) };
+}
+
 function jsonError(status: number, message: string): ModelReply {
   return {
     status,

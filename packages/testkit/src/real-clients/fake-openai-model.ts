@@ -1,5 +1,5 @@
 import { finalText, idleText, type ProposedEdit } from './proposed-edit.js';
-import { FakeModelServer } from './fake-model-server.js';
+import { FakeModelServer, scriptedTurn } from './fake-model-server.js';
 
 /** What the fake model is told to do: when the user sends `prompt`, propose `edit`. */
 export interface OpenAiScript {
@@ -134,13 +134,11 @@ export class FakeOpenAiModel {
     const replies: Reply['kind'][] = [];
     const server = await FakeModelServer.start((path, body) => {
       if (!path.endsWith('/chat/completions')) return undefined;
-      const request = body as ChatRequest;
-      const reply = chooseReply(request, script);
-      replies.push(reply.kind);
-      const model = request.model ?? 'fake';
-      return request.stream
-        ? { status: 200, contentType: 'text/event-stream', body: streamBody(reply, model) }
-        : { status: 200, contentType: 'application/json', body: completionBody(reply, model) };
+      return scriptedTurn(body as ChatRequest, (r) => chooseReply(r, script), replies, {
+        defaultModel: 'fake',
+        stream: streamBody,
+        json: completionBody,
+      });
     });
     return new FakeOpenAiModel(server, `http://127.0.0.1:${server.port}/v1`, replies);
   }
