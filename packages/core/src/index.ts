@@ -13,6 +13,8 @@ export type {
   EditorPort,
   Diagnostic,
   FileDiagnostics,
+  LineRange,
+  MentionAnswer,
   WarningCode,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
