@@ -14,11 +14,11 @@ export interface ClaudeMention {
 
 /** Why the editor's mention cannot be sent (a sentence for the user), or `undefined`. */
 export function mentionInvalidity(path: string, lines?: LineRange): string | undefined {
-  if (!isAbsolute(path)) return `Tandem: ${path || 'this buffer'} is not a file on disk.`;
+  if (!isAbsolute(path)) return `${path || 'this buffer'} is not a file on disk.`;
   if (!lines) return undefined;
   const { start, end } = lines;
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 1 || end < start) {
-    return `Tandem: lines ${start}–${end} are no lines of ${basename(path)} (they count from 1, the first not after the last).`;
+    return `lines ${start}–${end} are no lines of ${basename(path)} (they count from 1, the first not after the last).`;
   }
   return undefined;
 }
@@ -33,12 +33,12 @@ export function claudeMention(path: string, lines?: LineRange): ClaudeMention {
 /** What the user is told once `reached` Claude Code sessions received the mention. */
 export function mentionAnswer(reached: number, path: string, lines?: LineRange): MentionAnswer {
   if (reached === 0) {
-    return { ok: false, message: 'Tandem: no Claude Code is connected to this editor.' };
+    return { ok: false, message: 'no Claude Code is connected to this editor.' };
   }
   const what = !lines
     ? basename(path)
     : lines.start === lines.end
       ? `line ${lines.start} of ${basename(path)}`
       : `lines ${lines.start}–${lines.end} of ${basename(path)}`;
-  return { ok: true, message: `Tandem: ${what} sent to Claude Code.` };
+  return { ok: true, message: `${what} sent to Claude Code.` };
 }

@@ -224,7 +224,7 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     try {
       assert.deepEqual(mentioning.mention(file, { start: 2, end: 3 }), {
         ok: false,
-        message: 'Tandem: no Claude Code is connected to this editor.',
+        message: 'no Claude Code is connected to this editor.',
       });
       const lock = await readClaudeLock(own.claudeConfigDir, mentioning.claudePort);
       // Connected, but it has not said ide_connected: it would not hear a mention yet.
@@ -244,13 +244,13 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
       await wire.request('tools/list', {});
       assert.deepEqual(mentioning.mention(file, { start: 2, end: 3 }), {
         ok: true,
-        message: 'Tandem: lines 2–3 of m.txt sent to Claude Code.',
+        message: 'lines 2–3 of m.txt sent to Claude Code.',
       });
       assert.equal(
         mentioning.mention(file, { start: 5, end: 5 }).message,
-        'Tandem: line 5 of m.txt sent to Claude Code.',
+        'line 5 of m.txt sent to Claude Code.',
       );
-      assert.equal(mentioning.mention(file).message, 'Tandem: m.txt sent to Claude Code.');
+      assert.equal(mentioning.mention(file).message, 'm.txt sent to Claude Code.');
       // Bad input: told, nothing sent.
       assert.match(mentioning.mention(file, { start: 0, end: 1 }).message, /no lines of m\.txt/);
       assert.match(mentioning.mention(file, { start: 3, end: 2 }).message, /no lines of m\.txt/);
