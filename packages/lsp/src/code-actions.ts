@@ -6,6 +6,7 @@ export const COMMANDS = {
   reject: 'tandem.reject',
   openReviewPage: 'tandem.openReviewPage',
   sendSelection: 'tandem.sendSelection',
+  sendToClaude: 'tandem.sendToClaude',
 } as const;
 
 export type CommandName = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -14,7 +15,8 @@ export type CommandName = (typeof COMMANDS)[keyof typeof COMMANDS];
  * Tandem's code actions at a place: Accept, Reject and Open the review page for each pending
  * diff there (a proposal, or the user's file of a diff on the review page alone); in the user's
  * files "send the selection", for clients that send no position by themselves as the cursor
- * moves (the code action request itself carries the selection).
+ * moves (the code action request itself carries the selection), and "send to Claude Code", which
+ * puts the selection's lines (the file, for an empty one) in Claude Code's prompt.
  */
 export function codeActionsAt(
   uri: string,
@@ -31,6 +33,7 @@ export function codeActionsAt(
   return [
     ...answers,
     action('Tandem: send the selection to the CLIs', COMMANDS.sendSelection, [uri, range]),
+    action('Tandem: send to Claude Code', COMMANDS.sendToClaude, [uri, range]),
   ];
 }
 

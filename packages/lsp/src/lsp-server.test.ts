@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   callMcpTool,
+  ClaudeWire,
   CLIENT_URIS,
   LspEditor,
   openMcpSession,
@@ -129,7 +130,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     const actions = await editor.codeActions(uri, range);
     assert.deepEqual(
       actions.map((action) => action.title),
-      ['Tandem: send the selection to the CLIs'],
+      ['Tandem: send the selection to the CLIs', 'Tandem: send to Claude Code'],
     );
     await gemini.waitForContext((c) => activeFile(c)?.selectedText === 'a😀b 文');
     // A request at one position is the cursor alone: the selection has ended.
@@ -139,6 +140,40 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     });
     const context = await gemini.waitForContext((c) => activeFile(c)?.cursor?.line === 1);
     assert.equal(activeFile(context)?.selectedText, undefined);
+  });
+
+  test('send to Claude Code: the selection’s lines, or the file, reach it as at_mentioned, and the editor is told', async () => {
+    // From line 1's start to line 3's start: lines 1 and 2.
+    const range = { start: editor.position(uri, 1, 1), end: editor.position(uri, 3, 1) };
+    const told = (text: string) =>
+      waitFor(`"${text}" shown`, () => (editor.messages.includes(text) ? true : undefined));
+    await editor.runCodeAction(uri, range, /send to Claude Code/);
+    await told('Tandem: no Claude Code is connected to this editor.');
+    const ideDir = path.join(sandbox.claudeConfigDir, 'ide');
+    const lockName = readdirSync(ideDir).find((name) => name.endsWith('.lock'))!;
+    const lock = JSON.parse(readFileSync(path.join(ideDir, lockName), 'utf8')) as {
+      authToken: string;
+    };
+    const { wire } = await ClaudeWire.connect(
+      Number(path.basename(lockName, '.lock')),
+      lock.authToken,
+    );
+    try {
+      await editor.runCodeAction(uri, range, /send to Claude Code/);
+      await told('Tandem: lines 1–2 of notes.txt sent to Claude Code.');
+      const cursor = { start: editor.position(uri, 2, 3), end: editor.position(uri, 2, 3) };
+      await editor.runCodeAction(uri, cursor, /send to Claude Code/);
+      const mentions = await waitFor('two mentions', () => {
+        const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
+        return sent.length === 2 ? sent.map((n) => n.params) : undefined;
+      });
+      assert.deepEqual(mentions, [
+        { filePath: file, lineStart: 0, lineEnd: 1 },
+        { filePath: file },
+      ]);
+    } finally {
+      await wire.close();
+    }
   });
 
   test('the requests of a cursor move are answered empty', async () => {

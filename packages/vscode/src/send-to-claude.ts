@@ -1,4 +1,4 @@
-import type { LineRange, MentionAnswer } from '@tandem/core';
+import { selectionLines, type LineRange, type MentionAnswer } from '@tandem/core';
 import * as vscode from 'vscode';
 
 /** What the command asks of the window: the engine's mention (it throws when Tandem is not running). */
@@ -22,20 +22,11 @@ async function send(mention: Mention): Promise<void> {
     return;
   }
   try {
-    const answer = mention(editor.document.uri.fsPath, selectedLines(editor.selection));
-    const show = answer.ok
-      ? vscode.window.showInformationMessage
-      : vscode.window.showWarningMessage;
-    await show(`Tandem: ${answer.message}`);
+    const answer = mention(editor.document.uri.fsPath, selectionLines(editor.selection));
+    const text = `Tandem: ${answer.message}`;
+    if (answer.ok) await vscode.window.showInformationMessage(text);
+    else await vscode.window.showWarningMessage(text);
   } catch (error) {
     await vscode.window.showErrorMessage(`Tandem: ${(error as Error).message}`);
   }
-}
-
-/** The lines of a selection, 1-based; one that ends at a line's start leaves that line out. */
-function selectedLines(selection: vscode.Selection): LineRange | undefined {
-  if (selection.isEmpty) return undefined;
-  const { start, end } = selection;
-  const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
-  return { start: start.line + 1, end: last };
 }

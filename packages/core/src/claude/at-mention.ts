@@ -12,6 +12,21 @@ export interface ClaudeMention {
   lineEnd?: number;
 }
 
+/**
+ * The lines a selection covers, from its 0-based positions (as LSP and VS Code give them):
+ * 1-based, `end` included, a selection that ends at a line's start leaving that line out;
+ * `undefined` for an empty selection (the whole file is meant).
+ */
+export function selectionLines(selection: {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}): LineRange | undefined {
+  const { start, end } = selection;
+  if (start.line === end.line && start.character === end.character) return undefined;
+  const last = end.character === 0 && end.line > start.line ? end.line : end.line + 1;
+  return { start: start.line + 1, end: last };
+}
+
 /** Why the editor's mention cannot be sent (a sentence for the user), or `undefined`. */
 export function mentionInvalidity(path: string, lines?: LineRange): string | undefined {
   if (!isAbsolute(path)) return `${path || 'this buffer'} is not a file on disk.`;
