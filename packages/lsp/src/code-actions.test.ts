@@ -12,7 +12,7 @@ test("in the user's file: send the selection, and send to Claude Code, with the 
     arguments: ['file:///a', range],
   });
   assert.deepEqual(toClaude?.command, {
-    title: 'Tandem: send to Claude Code',
+    title: 'Tandem: Claude Code: send the lines to its prompt',
     command: COMMANDS.sendToClaude,
     arguments: ['file:///a', range],
   });

@@ -16,7 +16,8 @@ export type CommandName = (typeof COMMANDS)[keyof typeof COMMANDS];
  * diff there (a proposal, or the user's file of a diff on the review page alone); in the user's
  * files "send the selection", for clients that send no position by themselves as the cursor
  * moves (the code action request itself carries the selection), and "send to Claude Code", which
- * puts the selection's lines (the file, for an empty one) in Claude Code's prompt.
+ * puts the selection's lines (the file, for an empty one) in Claude Code's prompt. Its title
+ * starts otherwise than "Tandem: send", which editors' bindings pick "send the selection" by.
  */
 export function codeActionsAt(
   uri: string,
@@ -33,7 +34,10 @@ export function codeActionsAt(
   return [
     ...answers,
     action('Tandem: send the selection to the CLIs', COMMANDS.sendSelection, [uri, range]),
-    action('Tandem: send to Claude Code', COMMANDS.sendToClaude, [uri, range]),
+    action('Tandem: Claude Code: send the lines to its prompt', COMMANDS.sendToClaude, [
+      uri,
+      range,
+    ]),
   ];
 }
 

@@ -130,7 +130,10 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     const actions = await editor.codeActions(uri, range);
     assert.deepEqual(
       actions.map((action) => action.title),
-      ['Tandem: send the selection to the CLIs', 'Tandem: send to Claude Code'],
+      [
+        'Tandem: send the selection to the CLIs',
+        'Tandem: Claude Code: send the lines to its prompt',
+      ],
     );
     await gemini.waitForContext((c) => activeFile(c)?.selectedText === 'a😀b 文');
     // A request at one position is the cursor alone: the selection has ended.
@@ -147,7 +150,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     const range = { start: editor.position(uri, 1, 1), end: editor.position(uri, 3, 1) };
     const told = (text: string) =>
       waitFor(`"${text}" shown`, () => (editor.messages.includes(text) ? true : undefined));
-    await editor.runCodeAction(uri, range, /send to Claude Code/);
+    await editor.runCodeAction(uri, range, /Claude Code: send the lines/);
     await told('Tandem: no Claude Code is connected to this editor.');
     const ideDir = path.join(sandbox.claudeConfigDir, 'ide');
     const lockName = readdirSync(ideDir).find((name) => name.endsWith('.lock'))!;
@@ -159,10 +162,10 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
       lock.authToken,
     );
     try {
-      await editor.runCodeAction(uri, range, /send to Claude Code/);
+      await editor.runCodeAction(uri, range, /Claude Code: send the lines/);
       await told('Tandem: lines 1–2 of notes.txt sent to Claude Code.');
       const cursor = { start: editor.position(uri, 2, 3), end: editor.position(uri, 2, 3) };
-      await editor.runCodeAction(uri, cursor, /send to Claude Code/);
+      await editor.runCodeAction(uri, cursor, /Claude Code: send the lines/);
       const mentions = await waitFor('two mentions', () => {
         const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
         return sent.length === 2 ? sent.map((n) => n.params) : undefined;
