@@ -66,7 +66,9 @@ for (const nvim of editorVersions('nvim', ['newest'])) {
       );
       await neovim.command('Tandem send');
       await waitFor('@lines.txt in the prompt, after the range', async () =>
-        /@lines\.txt#L2-3 +@lines\.txt(?![#\w])/.test(await claude.pane.capture()) ? true : undefined,
+        /@lines\.txt#L2-3 +@lines\.txt(?![#\w])/.test(await claude.pane.capture())
+          ? true
+          : undefined,
       ).catch(async (error: unknown) => {
         throw new Error(`${String(error)}; Claude Code's screen:\n${await claude.pane.capture()}`);
       });
