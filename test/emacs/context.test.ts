@@ -4,7 +4,7 @@
  * region, and only buffers that visit real files.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -173,27 +173,15 @@ describe(
           ? true
           : undefined,
       );
-      const lockFile = (await scene.emacs.status()).discoveryFiles.find((name) =>
-        name.startsWith(path.join(scene.sandbox.claudeConfigDir, 'ide')),
-      )!;
-      const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { authToken: string };
-      const { wire } = await ClaudeWire.connect(
-        Number(path.basename(lockFile, '.lock')),
-        lock.authToken,
-      );
-      const mentions = (count: number) =>
-        waitFor(`${count} mention(s)`, () => {
-          const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
-          return sent.length === count ? sent.map((n) => n.params) : undefined;
-        });
+      const wire = await ClaudeWire.connectByLock(scene.sandbox.claudeConfigDir);
       try {
         // The region from line 2's start to line 4's start: lines 2 and 3.
         await scene.emacs.press('M-<', 'C-n', 'C-Space', 'C-n', 'C-n');
         await send();
-        await mentions(1);
+        await wire.paramsOf('at_mentioned', 1);
         await scene.emacs.press('C-g');
         await send();
-        assert.deepEqual(await mentions(2), [
+        assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
           { filePath: scene.file, lineStart: 1, lineEnd: 2 },
           { filePath: scene.file },
         ]);

@@ -243,23 +243,12 @@ describe(
           ? true
           : undefined,
       );
-      const lockFile = (await session.status()).discovery_files.find((name) =>
-        name.startsWith(path.join(sandbox.claudeConfigDir, 'ide')),
-      )!;
-      const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { authToken: string };
-      const { wire } = await ClaudeWire.connect(
-        Number(path.basename(lockFile, '.lock')),
-        lock.authToken,
-      );
+      const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
       try {
         await session.command('2,3Tandem send');
         await session.input('4GVk:Tandem send<CR>');
         await session.command('Tandem send');
-        const mentions = await waitFor('three mentions', () => {
-          const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
-          return sent.length === 3 ? sent.map((n) => n.params) : undefined;
-        });
-        assert.deepEqual(mentions, [
+        assert.deepEqual(await wire.paramsOf('at_mentioned', 3), [
           { filePath: file, lineStart: 1, lineEnd: 2 },
           { filePath: file, lineStart: 2, lineEnd: 3 },
           { filePath: file },

@@ -3,7 +3,7 @@
  * discovery files alone, and see the files, the cursor (in characters) and the selection.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -177,32 +177,16 @@ describe(
           ? true
           : undefined,
       );
-      const lockFile = (await scene.vim.status()).discovery_files.find((name) =>
-        name.startsWith(path.join(scene.sandbox.claudeConfigDir, 'ide')),
-      )!;
-      const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { authToken: string };
-      const { wire } = await ClaudeWire.connect(
-        Number(path.basename(lockFile, '.lock')),
-        lock.authToken,
-      );
+      const wire = await ClaudeWire.connectByLock(scene.sandbox.claudeConfigDir);
       try {
+        // Each waited for: the typed keys and the scripted commands reach Vim by different ways.
         await scene.vim.command('2,3Tandem send');
-        await waitFor('the first mention', () =>
-          wire.notifications.find((n) => n.method === 'at_mentioned'),
-        );
+        await wire.paramsOf('at_mentioned', 1);
         await scene.vim.type('4GVk');
         await scene.vim.ex('Tandem send');
-        await waitFor(
-          'the second mention',
-          () =>
-            wire.notifications.filter((n) => n.method === 'at_mentioned').length === 2 || undefined,
-        );
+        await wire.paramsOf('at_mentioned', 2);
         await scene.vim.command('Tandem send');
-        const mentions = await waitFor('three mentions', () => {
-          const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
-          return sent.length === 3 ? sent.map((n) => n.params) : undefined;
-        });
-        assert.deepEqual(mentions, [
+        assert.deepEqual(await wire.paramsOf('at_mentioned', 3), [
           { filePath: scene.file, lineStart: 1, lineEnd: 2 },
           { filePath: scene.file, lineStart: 2, lineEnd: 3 },
           { filePath: scene.file },

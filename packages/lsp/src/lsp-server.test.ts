@@ -152,25 +152,13 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
       waitFor(`"${text}" shown`, () => (editor.messages.includes(text) ? true : undefined));
     await editor.runCodeAction(uri, range, /Claude Code: send the lines/);
     await told('Tandem: no Claude Code is connected to this editor.');
-    const ideDir = path.join(sandbox.claudeConfigDir, 'ide');
-    const lockName = readdirSync(ideDir).find((name) => name.endsWith('.lock'))!;
-    const lock = JSON.parse(readFileSync(path.join(ideDir, lockName), 'utf8')) as {
-      authToken: string;
-    };
-    const { wire } = await ClaudeWire.connect(
-      Number(path.basename(lockName, '.lock')),
-      lock.authToken,
-    );
+    const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
     try {
       await editor.runCodeAction(uri, range, /Claude Code: send the lines/);
       await told('Tandem: lines 1–2 of notes.txt sent to Claude Code.');
       const cursor = { start: editor.position(uri, 2, 3), end: editor.position(uri, 2, 3) };
       await editor.runCodeAction(uri, cursor, /Claude Code: send the lines/);
-      const mentions = await waitFor('two mentions', () => {
-        const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
-        return sent.length === 2 ? sent.map((n) => n.params) : undefined;
-      });
-      assert.deepEqual(mentions, [
+      assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
         { filePath: file, lineStart: 0, lineEnd: 1 },
         { filePath: file },
       ]);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parentPid } from '@tandem/core';
@@ -336,32 +336,19 @@ describe('Tandem: Doctor and Tandem: Show Environment', { skip, timeout: 600_000
       vscode.page.locator('.notification-toast', { hasText: text }).waitFor({ timeout: 60_000 });
     await vscode.runCommand('Tandem: Send to Claude Code');
     await told('Tandem: no Claude Code is connected to this editor.');
-    const ideDir = path.join(sandbox.claudeConfigDir, 'ide');
-    const lockName = (await readdir(ideDir)).find((name) => name.endsWith('.lock'))!;
-    const lock = JSON.parse(await readFile(path.join(ideDir, lockName), 'utf8')) as {
-      authToken: string;
-    };
-    const { wire } = await ClaudeWire.connect(
-      Number(path.basename(lockName, '.lock')),
-      lock.authToken,
-    );
+    const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
     try {
-      const mentions = (count: number) =>
-        waitFor(`${count} mention(s)`, () => {
-          const sent = wire.notifications.filter((n) => n.method === 'at_mentioned');
-          return sent.length === count ? sent.map((n) => n.params) : undefined;
-        });
       // From line 2's start to line 4's start: lines 2 and 3.
       await vscode.page.keyboard.press('Control+Home');
       await vscode.page.keyboard.press('ArrowDown');
       await vscode.page.keyboard.press('Shift+ArrowDown');
       await vscode.page.keyboard.press('Shift+ArrowDown');
       await vscode.runCommand('Tandem: Send to Claude Code');
-      await mentions(1);
+      await wire.paramsOf('at_mentioned', 1);
       await told('Tandem: lines 2–3 of lines.txt sent to Claude Code.');
       await vscode.page.keyboard.press('ArrowRight');
       await vscode.runCommand('Tandem: Send to Claude Code');
-      assert.deepEqual(await mentions(2), [
+      assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
         { filePath: file, lineStart: 1, lineEnd: 2 },
         { filePath: file },
       ]);
