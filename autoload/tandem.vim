@@ -54,12 +54,22 @@ function! tandem#open_cli(name, args) abort
   call tandem#terminal#open(session.config, a:name, a:args)
 endfunction
 
+" :[range]Tandem {cli} [args] or :[range]Tandem send: {range} is 0 without a range.
+function! tandem#run(args, range, line1, line2) abort
+  if a:args[0] ==# 'send'
+    " A range (or a Visual selection) sends those lines; none, the whole file.
+    call s:session().send(bufnr(''), a:range > 0 ? a:line1 : v:null, a:range > 0 ? a:line2 : v:null)
+    return
+  endif
+  call tandem#open_cli(a:args[0], a:args[1:])
+endfunction
+
 " The names :Tandem completes.
 function! tandem#complete(lead, line, pos) abort
   if a:line[: a:pos - 1] !~# '^\s*\S\+\s\+\S*$'
     return []
   endif
-  return filter(tandem#terminal#names(s:session().config), {_, name -> stridx(name, a:lead) == 0})
+  return filter(['send'] + tandem#terminal#names(s:session().config), {_, name -> stridx(name, a:lead) == 0})
 endfunction
 
 " Runs {Action} as a command does: an error becomes a message, not a stack trace.

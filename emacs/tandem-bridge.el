@@ -197,6 +197,22 @@ CONTENT is the whole text, the user's edits included; CALLBACK as for
 CALLBACK as for `tandem-bridge--answer'."
   (tandem-bridge--answer bridge "diff/rejected" `((id . ,id)) callback))
 
+(defun tandem-bridge-mention (bridge file lines callback)
+  "Put FILE, or its LINES, in the prompt of each CLI of BRIDGE.
+LINES is nil (the whole file) or (FIRST . LAST), 1-based; Claude Code
+then shows `@file#LFIRST-LAST' in its prompt.  CALLBACK takes (ERROR
+ANSWER): ERROR a message or nil, ANSWER an alist of `ok' (whether a CLI
+received it) and `message' (what to tell the user)."
+  (tandem-rpc-request
+   (tandem-bridge-rpc bridge) "mention"
+   `((path . ,file)
+     ,@(and lines `((lines . ((start . ,(car lines)) (end . ,(cdr lines)))))))
+   (lambda (err result)
+     (let ((message (alist-get 'message result)))
+       (if (or err (not (stringp message)))
+           (funcall callback (or (alist-get 'message err) "unexpected reply to mention") nil)
+         (funcall callback nil `((ok . ,(eq (alist-get 'ok result) t)) (message . ,message))))))))
+
 (defun tandem-bridge-stop (bridge timeout)
   "End the sidecar of BRIDGE within TIMEOUT seconds.
 `shutdown' makes it reject every open diff and remove its discovery

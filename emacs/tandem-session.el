@@ -257,6 +257,16 @@ Waits `tandem-shutdown-timeout' seconds at most."
     (unless failed
       (tandem-session--log session "stopped"))))
 
+(defun tandem-session-mention (session file lines)
+  "Send FILE, or its LINES (FIRST . LAST), to Claude Code over SESSION.
+The user is told whether a Claude Code received it."
+  (unless (eq (tandem-session-state session) 'running)
+    (user-error "Tandem is not running: turn on `tandem-mode'"))
+  (tandem-bridge-mention
+   (tandem-session-bridge session) file lines
+   (lambda (err answer)
+     (tandem-session--tell "Tandem: %s" (or err (alist-get 'message answer))))))
+
 (defun tandem-session-pid (session)
   "The process id of SESSION's sidecar, or nil."
   (let ((bridge (tandem-session-bridge session)))

@@ -24,7 +24,8 @@
 ;; `process-environment', so `M-x shell', `term', `vterm', `eat' and
 ;; `compile' started afterwards connect.  `M-x tandem-run-gemini',
 ;; `M-x tandem-run-qwen' and `M-x tandem-run-claude' start a CLI in a
-;; terminal buffer;
+;; terminal buffer; `M-x tandem-send-to-claude' puts the region's lines,
+;; or the file, in Claude Code's prompt;
 ;; `M-x tandem-status' says what is connected, and what stops a CLI from
 ;; showing its edits here (IDE mode off, an approval mode that writes
 ;; without asking), with the fix.  `M-x tandem-doctor' explains whether a
@@ -110,6 +111,28 @@ sidecar: open diffs are rejected and the discovery files removed."
   "Start Claude Code in a terminal buffer, connected to this Emacs."
   (interactive)
   (tandem--run "claude" tandem-claude-command))
+
+;;;###autoload
+(defun tandem-send-to-claude (&optional start end)
+  "Send the region's lines, or the whole file, to Claude Code's prompt.
+Interactively, START and END are the region's bounds when it is active.
+Claude Code connected to this Emacs then shows `@file#L12-20' (the file
+alone without a region) in its input, for the next message."
+  (interactive (and (use-region-p) (list (region-beginning) (region-end))))
+  (unless (and tandem-mode tandem--session)
+    (user-error "Tandem is not running: turn on `tandem-mode'"))
+  (unless (tandem-context-file-buffer-p (current-buffer))
+    (user-error "This buffer is not a file on disk: save it first"))
+  (tandem-session-mention
+   tandem--session (buffer-file-name)
+   (and start end
+        (cons (line-number-at-pos start t)
+              ;; A region that ends at a line's start does not take that line.
+              (line-number-at-pos (if (and (> end start)
+                                           (save-excursion (goto-char end) (bolp)))
+                                      (1- end)
+                                    end)
+                                  t)))))
 
 (provide 'tandem)
 ;;; tandem.el ends here

@@ -20,17 +20,24 @@ local function command(name, run, opts)
 end
 
 command('Tandem', function(args)
+  if args.fargs[1] == 'send' then
+    -- A range (or a Visual selection) sends those lines; none, the whole file.
+    local ranged = args.range > 0
+    require('tandem').send(ranged and args.line1 or nil, ranged and args.line2 or nil)
+    return
+  end
   require('tandem').open_cli(args.fargs[1], vim.list_slice(args.fargs, 2))
 end, {
   nargs = '+',
-  desc = 'open a CLI in a terminal window',
+  range = true,
+  desc = 'open a CLI in a terminal window, or send the file or lines to Claude Code',
   complete = function(lead, line)
     if line:match('^%s*%S+%s+%S*$') == nil then
       return {}
     end
     return vim.tbl_filter(function(name)
       return name:sub(1, #lead) == lead
-    end, require('tandem').cli_names())
+    end, vim.list_extend({ 'send' }, require('tandem').cli_names()))
   end,
 })
 -- The commands without arguments: each calls one function of the plugin.

@@ -12,8 +12,8 @@ if v:version < 900 || !has('job') || !has('channel') || !has('timers') || !has('
   finish
 endif
 
-command! -nargs=+ -complete=customlist,tandem#complete Tandem
-      \ call tandem#command({-> tandem#open_cli([<f-args>][0], [<f-args>][1:])})
+command! -nargs=+ -range -complete=customlist,tandem#complete Tandem
+      \ call tandem#command({-> tandem#run([<f-args>], <range>, <line1>, <line2>)})
 command! -nargs=0 TandemStart call tandem#command({-> tandem#start()})
 command! -nargs=0 TandemStop call tandem#command({-> tandem#stop()})
 command! -nargs=0 TandemStatus call tandem#command({-> tandem#print_status()})

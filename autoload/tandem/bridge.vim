@@ -194,6 +194,26 @@ function! s:Bridge.reject_diff(id, Done) abort
   call self.answer('diff/rejected', {'id': a:id}, a:Done)
 endfunction
 
+" Sends the file at {path}, or its lines {first}..{last} (1-based; v:null for the whole file), to
+" the CLIs' prompts (Claude Code shows `@file#L2-3`). {Done}(error, answer) runs once: answer is
+" {ok, message}, error v:null or a message.
+function! s:Bridge.mention(path, first, last, Done) abort
+  let params = {'path': a:path}
+  if a:first isnot v:null
+    let params.lines = {'start': a:first, 'end': a:last}
+  endif
+  call self.rpc.request('mention', params, {error, result -> s:mentioned(error, result, a:Done)})
+endfunction
+
+function! s:mentioned(error, result, Done) abort
+  if a:error isnot v:null || type(a:result) != v:t_dict || type(get(a:result, 'message')) != v:t_string
+    call a:Done(a:error isnot v:null ? s:text(get(a:error, 'message', ''))
+          \ : 'unexpected reply to mention', v:null)
+    return
+  endif
+  call a:Done(v:null, {'ok': get(a:result, 'ok') is v:true, 'message': a:result.message})
+endfunction
+
 " Closes the sidecar's stdin: it then cleans up and exits.
 function! s:Bridge.close() abort
   call self.rpc.close_stdin()

@@ -117,6 +117,21 @@ function! s:Session.diff_outcome(outcome) abort
   call self.log.tell(a:outcome.kind ==# 'changed' ? 'warn' : 'info', a:outcome.message)
 endfunction
 
+" Sends the file of buffer {buf}, or its lines {first}..{last}, to Claude Code's prompt, and
+" tells the user whether one received it (see :Tandem send).
+function! s:Session.send(buf, first, last) abort
+  let path = tandem#context#file_path(a:buf)
+  if path ==# ''
+    throw 'this buffer is not a file on disk: write it first'
+  endif
+  if self.state !=# 'running'
+    throw 'the sidecar is not running: start it with :TandemStart'
+  endif
+  let log = self.log
+  call self.bridge.mention(path, a:first, a:last, {error, answer -> error isnot v:null
+        \ ? log.tell('error', error) : log.tell(answer.ok ? 'info' : 'warn', answer.message)})
+endfunction
+
 function! s:Session.close_diff(id) abort
   let [content, view] = self.diffs.close(a:id)
   " Approved in the terminal: the CLI writes the file now.

@@ -202,6 +202,21 @@ function Bridge:reject_diff(id, callback)
   self:_answer('diff/rejected', { id = id }, callback)
 end
 
+--- Sends the file at `path`, or its lines `first`..`last` (1-based), to the CLIs' prompts (Claude
+--- Code shows `@file#L2-3`). `callback(err, answer)`: `answer = { ok, message }`, `err` a message.
+function Bridge:mention(path, first, last, callback)
+  local params = { path = path }
+  if first then
+    params.lines = { start = first, ['end'] = last }
+  end
+  self.rpc:request('mention', params, function(err, result)
+    if err or type(result) ~= 'table' or type(result.message) ~= 'string' then
+      return callback(err and err.message or 'unexpected reply to mention')
+    end
+    callback(nil, { ok = result.ok == true, message = result.message })
+  end)
+end
+
 --- Ends the sidecar within about `timeout` ms: `shutdown` (it rejects every open diff and
 --- removes its discovery files), then the end of its stdin, and it exits. One that does not
 --- is sent SIGTERM (which does the same), and killed if deaf to that too: Neovim never waits

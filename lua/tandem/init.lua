@@ -78,6 +78,11 @@ function M.open_cli(name, args)
   s:open_cli(name, args)
 end
 
+--- Sends the current file, or its lines `first`..`last`, to Claude Code's prompt (:Tandem send).
+function M.send(first, last)
+  session():send(vim.api.nvim_get_current_buf(), first, last)
+end
+
 --- The names :Tandem completes.
 function M.cli_names()
   return Terminals.names(session().config)

@@ -254,6 +254,25 @@ function Session:reject(id)
   self.diffs:reject(id)
 end
 
+--- Sends the file of buffer `buf`, or its lines `first`..`last`, to Claude Code's prompt, and
+--- tells the user whether one received it (see :Tandem send).
+function Session:send(buf, first, last)
+  local path = Context.file_path(buf)
+  if not path then
+    error('this buffer is not a file on disk: write it first', 0)
+  end
+  if self.state ~= 'running' then
+    error('the sidecar is not running: start it with :TandemStart', 0)
+  end
+  self.bridge:mention(path, first, last, function(err, answer)
+    if err then
+      self.log:tell('error', err)
+    else
+      self.log:tell(answer.ok and 'info' or 'warn', answer.message)
+    end
+  end)
+end
+
 --- What :TandemStatus, :checkhealth and the status line show.
 function Session:status()
   return {

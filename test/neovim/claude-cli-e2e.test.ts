@@ -4,10 +4,25 @@
  * in Neovim, an edit there and `:w` write exactly the user's text, `:q` leaves the file as it was;
  * approved or cancelled in Claude's terminal, the view closes and Neovim says what became of the
  * file. Claude Code 2.1.110, in a pane of its own, started as a user starts it, and Neovim
- * quitting with its diff open. Only the newest Neovim runs it (each scenario starts Neovim and
- * Claude Code, about 10–40 s).
+ * quitting with its diff open. And `:Tandem send`: the mention shows in Claude Code's prompt as
+ * `@file#L2-3`. Only the newest Neovim runs it (each scenario starts Neovim and Claude Code,
+ * about 10–40 s).
  */
-import { editorVersions, neovimCliDriver, runClaudeScenarios } from '@tandem/testkit';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import {
+  claudeCodeMissing,
+  editorVersions,
+  missing,
+  neovimCliDriver,
+  NeovimSession,
+  neovimSkipReason,
+  runClaudeScenarios,
+  Sandbox,
+  startClaudeCode,
+  waitFor,
+} from '@tandem/testkit';
 
 for (const nvim of editorVersions('nvim', ['newest'])) {
   runClaudeScenarios(neovimCliDriver(nvim), false, [
@@ -21,4 +36,53 @@ for (const nvim of editorVersions('nvim', ['newest'])) {
   runClaudeScenarios(neovimCliDriver(nvim), false, ['quit-with-diff'], 'oldest');
   // `:Tandem claude` as the plugin ships it: Claude Code asks, so its edits open as diffs.
   runClaudeScenarios(neovimCliDriver(nvim, { byCommand: true }), false);
+
+  const skip =
+    neovimSkipReason({ sidecar: true }) || missing(['tmux'], claudeCodeMissing('newest'));
+  test(
+    `Neovim ${nvim.label}: :Tandem send puts @lines.txt#L2-3 and @lines.txt in the real Claude Code's prompt`,
+    { skip, timeout: 300_000 },
+    async (t) => {
+      const sandbox = new Sandbox();
+      const file = path.join(sandbox.workspace, 'lines.txt');
+      writeFileSync(file, 'one\ntwo\nthree\nfour\n');
+      t.after(() => sandbox.remove());
+      const neovim = await NeovimSession.start(sandbox, { tandem: '{}', nvim });
+      t.after(() => neovim.close());
+      await neovim.command('edit lines.txt');
+      const claude = await startClaudeCode({
+        version: 'newest',
+        cwd: sandbox.workspace,
+        dir: path.join(sandbox.root, 'claude-run'),
+        claudeConfigDir: sandbox.claudeConfigDir,
+        ssePort: Number((await neovim.status()).env.CLAUDE_CODE_SSE_PORT),
+        script: { prompt: 'unused', filePath: file, oldString: 'two', newString: 'TWO' },
+      });
+      t.after(() => claude.stop());
+      const messages = () => neovim.lua<string>(`return vim.fn.execute('messages')`);
+      const sent = async () => (await messages()).split('sent to Claude Code.').length - 1;
+      // Claude Code hears mentions once it has set the connection up: sent again until it took one.
+      await waitFor(
+        'Claude Code to take a mention',
+        async () => {
+          if ((await sent()) > 0) return true;
+          await neovim.command('2,3Tandem send');
+          return undefined;
+        },
+        120_000,
+        1000,
+      );
+      await waitFor('@lines.txt#L2-3 in the prompt', async () =>
+        (await claude.pane.capture()).includes('@lines.txt#L2-3') ? true : undefined,
+      );
+      await neovim.command('Tandem send');
+      await waitFor('@lines.txt in the prompt, after the range', async () =>
+        /@lines\.txt#L2-3 +@lines\.txt(?![#\w])/.test(await claude.pane.capture())
+          ? true
+          : undefined,
+      ).catch(async (error: unknown) => {
+        throw new Error(`${String(error)}; Claude Code's screen:\n${await claude.pane.capture()}`);
+      });
+    },
+  );
 }

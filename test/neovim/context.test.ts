@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  ClaudeWire,
   connectedClientIn,
   NeovimSession,
   neovimSkipReason,
@@ -211,3 +212,51 @@ describe('cursor messages stay cheap', { skip }, () => {
     assert.deepEqual(await sentFor('i<Esc>'), []);
   });
 });
+
+describe(
+  '`:Tandem send` puts the file or the selected lines in Claude Code’s prompt',
+  { skip },
+  () => {
+    let sandbox: Sandbox;
+    let session: NeovimSession;
+    let file: string;
+
+    before(async () => {
+      sandbox = new Sandbox();
+      file = path.join(sandbox.workspace, 'lines.txt');
+      writeFileSync(file, 'one\ntwo\nthree\nfour\n');
+      session = await NeovimSession.start(sandbox, { tandem: '{}' });
+      await session.command('edit lines.txt');
+    });
+
+    after(async () => {
+      await session?.close();
+      sandbox?.remove();
+    });
+
+    const messages = () => session.lua<string>(`return vim.fn.execute('messages')`);
+
+    test('without Claude Code the user is told, and with it a range, a Visual selection and the file reach it as at_mentioned', async () => {
+      await session.command('Tandem send');
+      await waitFor('the user told', async () =>
+        (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
+          ? true
+          : undefined,
+      );
+      const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
+      try {
+        await session.command('2,3Tandem send');
+        await session.input('4GVk:Tandem send<CR>');
+        await session.command('Tandem send');
+        assert.deepEqual(await wire.paramsOf('at_mentioned', 3), [
+          { filePath: file, lineStart: 1, lineEnd: 2 },
+          { filePath: file, lineStart: 2, lineEnd: 3 },
+          { filePath: file },
+        ]);
+        assert.match(await messages(), /Tandem: lines 2–3 of lines\.txt sent to Claude Code\./);
+      } finally {
+        await wire.close();
+      }
+    });
+  },
+);

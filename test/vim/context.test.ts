@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  ClaudeWire,
   connectedClientIn,
   Sandbox,
   VimSession,
@@ -148,3 +149,52 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
     });
   });
 }
+
+describe(
+  '`:Tandem send` puts the file or the selected lines in Claude Code’s prompt',
+  { skip },
+  () => {
+    const scene = {} as { sandbox: Sandbox; vim: VimSession; file: string };
+
+    before(async () => {
+      scene.sandbox = new Sandbox();
+      scene.file = path.join(scene.sandbox.workspace, 'lines.txt');
+      writeFileSync(scene.file, 'one\ntwo\nthree\nfour\n');
+      scene.vim = await VimSession.start(scene.sandbox, { args: ['lines.txt'] });
+      await scene.vim.waitForState('running');
+    });
+    after(async () => {
+      await scene.vim?.close();
+      scene.sandbox?.remove();
+    });
+
+    const messages = () => scene.vim.eval<string>(`execute('messages')`);
+
+    test('without Claude Code the user is told, and with it a range, a Visual selection and the file reach it as at_mentioned', async () => {
+      await scene.vim.command('Tandem send');
+      await waitFor('the user told', async () =>
+        (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
+          ? true
+          : undefined,
+      );
+      const wire = await ClaudeWire.connectByLock(scene.sandbox.claudeConfigDir);
+      try {
+        // Each waited for: the typed keys and the scripted commands reach Vim by different ways.
+        await scene.vim.command('2,3Tandem send');
+        await wire.paramsOf('at_mentioned', 1);
+        await scene.vim.type('4GVk');
+        await scene.vim.ex('Tandem send');
+        await wire.paramsOf('at_mentioned', 2);
+        await scene.vim.command('Tandem send');
+        assert.deepEqual(await wire.paramsOf('at_mentioned', 3), [
+          { filePath: scene.file, lineStart: 1, lineEnd: 2 },
+          { filePath: scene.file, lineStart: 2, lineEnd: 3 },
+          { filePath: scene.file },
+        ]);
+        assert.match(await messages(), /Tandem: lines 2–3 of lines\.txt sent to Claude Code\./);
+      } finally {
+        await wire.close();
+      }
+    });
+  },
+);

@@ -18,7 +18,11 @@ export const PROTOCOL_VERSIONS = ['1.0', '1.1', '1.2', '1.3'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 
 /** What the sidecar can do beyond 1.0, stated in the reply to `initialize`. */
-export const SIDECAR_CAPABILITIES = { diffAnswerReplies: true, clientChanges: true };
+export const SIDECAR_CAPABILITIES = {
+  diffAnswerReplies: true,
+  clientChanges: true,
+  mentions: true,
+};
 
 /**
  * What the CLIs keep of the context, stated in the reply to `initialize` (1.3): an adapter that
@@ -69,6 +73,11 @@ export const editorRequests = {
     allowContainerHost: flag,
   }),
   shutdown: z.looseObject({}),
+  /** The user sends the file, or lines of it, to the CLIs' prompts (`mentions`). */
+  mention: z.object({
+    path: absolutePath,
+    lines: z.optional(z.object({ start: position, end: position })),
+  }),
 };
 
 /** Editor → sidecar notifications. */

@@ -72,6 +72,9 @@ export class BridgeSidecar {
       await this.stop('shutdown');
       return {};
     });
+    this.peer.onRequest('mention', editorRequests.mention, async ({ path, lines }) =>
+      this.initialized('mention').mention(path, lines),
+    );
     this.on('workspace/changed', (engine, { workspaceFolders, isTrusted }) => {
       void engine
         .workspaceChanged(workspaceFolders, isTrusted)

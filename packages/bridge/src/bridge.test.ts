@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BridgeEditor,
+  ClaudeWire,
   realClientIn,
   Sandbox,
   waitFor,
@@ -88,7 +89,11 @@ describe('tandem bridge with the real clients connected', () => {
     assert.deepEqual(result.limits, { selectedText: 16384 });
     // The sandbox's CLIs have IDE mode off: the editor learns it at once, with the fix.
     assert.ok(result.warnings.some((w) => w.code === 'ide-mode-off' && /\/ide enable/.test(w.fix)));
-    assert.deepEqual(result.capabilities, { diffAnswerReplies: true, clientChanges: true });
+    assert.deepEqual(result.capabilities, {
+      diffAnswerReplies: true,
+      clientChanges: true,
+      mentions: true,
+    });
     discoveryFiles = result.discoveryFiles;
     assert.equal(result.env.QWEN_CODE_IDE_SERVER_PORT, String(result.port));
     gemini = await realClientIn(sandbox, 'gemini');
@@ -257,6 +262,30 @@ describe('tandem bridge with the real clients connected', () => {
   it('diff ids are never reused', () => {
     const ids = [...diffs.keys()];
     assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('mention: sent to a connected Claude Code as at_mentioned, and the editor told whether it was', async () => {
+    const target = file('a.ts');
+    const none = await editor.request('mention', { path: target, lines: { start: 1, end: 1 } });
+    assert.deepEqual(none.result, {
+      ok: false,
+      message: 'no Claude Code is connected to this editor.',
+    });
+    const lockFile = discoveryFiles.find((path) => /\/\.claude\/ide\/\d+\.lock$/.test(path))!;
+    const lock = JSON.parse(await readFile(lockFile, 'utf8')) as { authToken: string };
+    const { wire } = await ClaudeWire.connect(Number(basename(lockFile, '.lock')), lock.authToken);
+    const sent = await editor.request('mention', { path: target, lines: { start: 1, end: 1 } });
+    assert.deepEqual(sent.result, {
+      ok: true,
+      message: 'line 1 of a.ts sent to Claude Code.',
+    });
+    const relative = await editor.request('mention', { path: 'a.ts' });
+    assert.equal(relative.error?.code, -32602);
+    const mention = await waitFor('at_mentioned', () =>
+      wire.notifications.find((n) => n.method === 'at_mentioned'),
+    );
+    assert.deepEqual(mention.params, { filePath: target, lineStart: 0, lineEnd: 0 });
+    await wire.close();
   });
 
   it('bad input gets errors, and the sidecar keeps serving', async () => {

@@ -145,6 +145,21 @@ export interface EditorPort {
 export type DiffAnswer =
   { ok: true } | { ok: false; code: 'empty-accept' | 'not-open'; message: string };
 
+/** Lines of a file, 1-based, `end` included. */
+export interface LineRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * What the engine says to a mention: `ok` when a CLI that takes mentions (Claude Code) received
+ * it; `message` is what the frontend tells the user either way.
+ */
+export interface MentionAnswer {
+  ok: boolean;
+  message: string;
+}
+
 /**
  * What a frontend tells the engine: plain editor facts. Paths are absolute; lines are 1-based,
  * characters are 1-based and counted in Unicode code points. The engine applies every rule of
@@ -158,6 +173,8 @@ export interface EditorEvents {
   /** The user accepted the diff, with `content` as the final text of the proposed side. */
   diffAccepted(id: string, content: string): DiffAnswer;
   diffRejected(id: string): DiffAnswer;
+  /** The user sends the file, or `lines` of it, to the CLIs' prompts (as `@file#L2-3`). */
+  mention(path: string, lines?: LineRange): MentionAnswer;
   workspaceChanged(folders: string[], isTrusted?: boolean): void | Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { CompanionWarnings } from './warnings/companion-warnings.js';
 import { ClaudeBinding } from './claude/claude-binding.js';
 import { ClaudeListener } from './claude/claude-listener.js';
+import { claudeMention, mentionAnswer, mentionInvalidity } from './claude/at-mention.js';
 import { containerFacts } from './clients/container-rules.js';
 import { terminalVariables, type TerminalCli } from './clients/discovery-rules.js';
 import { ContextTracker } from './context/context-tracker.js';
@@ -14,6 +15,8 @@ import type {
   EditorEvents,
   EditorInfo,
   EditorPort,
+  LineRange,
+  MentionAnswer,
 } from './editor-port.js';
 import { MAX_PROPOSAL_BYTES } from './editor-port.js';
 import { ConnectionCap } from './http/connection-cap.js';
@@ -249,6 +252,17 @@ export class Engine implements EditorEvents {
 
   diffRejected(id: string): DiffAnswer {
     return this.diffs.rejected(id);
+  }
+
+  /**
+   * Sends the file, or `lines` of it, to the CLIs that take mentions (Claude Code, as
+   * `at_mentioned`); the answer says whether any received it, in words for the user.
+   */
+  mention(path: string, lines?: LineRange): MentionAnswer {
+    const invalid = mentionInvalidity(path, lines);
+    if (invalid) return { ok: false, message: invalid };
+    const reached = this.stopping ? 0 : this.claude.mention(claudeMention(path, lines));
+    return mentionAnswer(reached, path, lines);
   }
 
   /** Resolves once the discovery files name the new folders. */

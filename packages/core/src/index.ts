@@ -13,10 +13,13 @@ export type {
   EditorPort,
   Diagnostic,
   FileDiagnostics,
+  LineRange,
+  MentionAnswer,
   WarningCode,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';
 export { MAX_SELECTED_TEXT } from './clients/context-limits.js';
+export { selectionLines } from './claude/at-mention.js';
 export {
   APPROVAL_MODE_RULES,
   approvalModeOrigin,

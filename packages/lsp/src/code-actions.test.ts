@@ -4,11 +4,16 @@ import { codeActionsAt, COMMANDS } from './code-actions.js';
 
 const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } };
 
-test("in the user's file: send the selection, with the range the request carried", () => {
-  const [send, ...rest] = codeActionsAt('file:///a', range, [], false);
+test("in the user's file: send the selection, and send to Claude Code, with the range the request carried", () => {
+  const [send, toClaude, ...rest] = codeActionsAt('file:///a', range, [], false);
   assert.deepEqual(send?.command, {
     title: 'Tandem: send the selection to the CLIs',
     command: COMMANDS.sendSelection,
+    arguments: ['file:///a', range],
+  });
+  assert.deepEqual(toClaude?.command, {
+    title: 'Tandem: Claude Code: send the lines to its prompt',
+    command: COMMANDS.sendToClaude,
     arguments: ['file:///a', range],
   });
   assert.deepEqual(rest, []);

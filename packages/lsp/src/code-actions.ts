@@ -6,6 +6,7 @@ export const COMMANDS = {
   reject: 'tandem.reject',
   openReviewPage: 'tandem.openReviewPage',
   sendSelection: 'tandem.sendSelection',
+  sendToClaude: 'tandem.sendToClaude',
 } as const;
 
 export type CommandName = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -14,7 +15,9 @@ export type CommandName = (typeof COMMANDS)[keyof typeof COMMANDS];
  * Tandem's code actions at a place: Accept, Reject and Open the review page for each pending
  * diff there (a proposal, or the user's file of a diff on the review page alone); in the user's
  * files "send the selection", for clients that send no position by themselves as the cursor
- * moves (the code action request itself carries the selection).
+ * moves (the code action request itself carries the selection), and "send to Claude Code", which
+ * puts the selection's lines (the file, for an empty one) in Claude Code's prompt. Its title
+ * starts otherwise than "Tandem: send", which editors' bindings pick "send the selection" by.
  */
 export function codeActionsAt(
   uri: string,
@@ -31,6 +34,10 @@ export function codeActionsAt(
   return [
     ...answers,
     action('Tandem: send the selection to the CLIs', COMMANDS.sendSelection, [uri, range]),
+    action('Tandem: Claude Code: send the lines to its prompt', COMMANDS.sendToClaude, [
+      uri,
+      range,
+    ]),
   ];
 }
 

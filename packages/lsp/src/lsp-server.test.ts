@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import {
   callMcpTool,
+  ClaudeWire,
   CLIENT_URIS,
   LspEditor,
   openMcpSession,
@@ -129,7 +130,10 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     const actions = await editor.codeActions(uri, range);
     assert.deepEqual(
       actions.map((action) => action.title),
-      ['Tandem: send the selection to the CLIs'],
+      [
+        'Tandem: send the selection to the CLIs',
+        'Tandem: Claude Code: send the lines to its prompt',
+      ],
     );
     await gemini.waitForContext((c) => activeFile(c)?.selectedText === 'a😀b 文');
     // A request at one position is the cursor alone: the selection has ended.
@@ -139,6 +143,28 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     });
     const context = await gemini.waitForContext((c) => activeFile(c)?.cursor?.line === 1);
     assert.equal(activeFile(context)?.selectedText, undefined);
+  });
+
+  test('send to Claude Code: the selection’s lines, or the file, reach it as at_mentioned, and the editor is told', async () => {
+    // From line 1's start to line 3's start: lines 1 and 2.
+    const range = { start: editor.position(uri, 1, 1), end: editor.position(uri, 3, 1) };
+    const told = (text: string) =>
+      waitFor(`"${text}" shown`, () => (editor.messages.includes(text) ? true : undefined));
+    await editor.runCodeAction(uri, range, /Claude Code: send the lines/);
+    await told('Tandem: no Claude Code is connected to this editor.');
+    const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
+    try {
+      await editor.runCodeAction(uri, range, /Claude Code: send the lines/);
+      await told('Tandem: lines 1–2 of notes.txt sent to Claude Code.');
+      const cursor = { start: editor.position(uri, 2, 3), end: editor.position(uri, 2, 3) };
+      await editor.runCodeAction(uri, cursor, /Claude Code: send the lines/);
+      assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
+        { filePath: file, lineStart: 0, lineEnd: 1 },
+        { filePath: file },
+      ]);
+    } finally {
+      await wire.close();
+    }
   });
 
   test('the requests of a cursor move are answered empty', async () => {

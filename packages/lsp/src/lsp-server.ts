@@ -6,6 +6,7 @@ import {
   ConnectionCap,
   Engine,
   isProcessAlive,
+  selectionLines,
   tandemCommandFor,
   type CompanionWarning,
   type Logger,
@@ -20,6 +21,7 @@ import {
   type Connection,
   type InitializeParams,
   type InitializeResult,
+  type Range,
   type TextDocumentPositionParams,
   type WatchDog,
 } from 'vscode-languageserver';
@@ -272,6 +274,16 @@ export class LspServer {
     if (command === COMMANDS.sendSelection) {
       const [uri, range] = args as [string, Parameters<ContextFeed['selected']>[1]];
       session.feed.selected(uri, range);
+      return null;
+    }
+    if (command === COMMANDS.sendToClaude) {
+      const [uri, range] = args as [string, Range];
+      const file = typeof uri === 'string' ? filePath(uri) : undefined;
+      if (!file) throw new ResponseError(ErrorCodes.InvalidParams, `not a file: ${String(uri)}`);
+      const answer = session.engine.mention(file, range && selectionLines(range));
+      const show = this.connection.window;
+      if (answer.ok) show.showInformationMessage(`Tandem: ${answer.message}`);
+      else show.showWarningMessage(`Tandem: ${answer.message}`);
       return null;
     }
     const id = String(args[0]);

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WebSocket } from 'ws';
+import { waitFor } from './wait.js';
 
 /** A JSON-RPC message as it travels. */
 export interface WireMessage {
@@ -97,6 +98,26 @@ export class ClaudeWire {
     const listed = await wire.request('tools/list', {});
     const tools = (listed.result?.tools as { name: string }[]).map((tool) => tool.name);
     return { wire, tools };
+  }
+
+  /** Connects, as {@link connect} does, to the one companion with a lock file in `claudeConfigDir`. */
+  static async connectByLock(claudeConfigDir: string): Promise<ClaudeWire> {
+    const locks = (await readdir(path.join(claudeConfigDir, 'ide'))).filter((name) =>
+      /^\d+\.lock$/.test(name),
+    );
+    if (locks.length !== 1) throw new Error(`not one lock file in ${claudeConfigDir}: ${locks}`);
+    const lock = await readClaudeLock(claudeConfigDir, Number.parseInt(locks[0]!, 10));
+    return (await ClaudeWire.connect(lock.port, lock.authToken)).wire;
+  }
+
+  /** The params of the first `count` notifications `method`, once that many came. */
+  paramsOf(method: string, count: number): Promise<WireMessage['params'][]> {
+    return waitFor(`${count} ${method}`, () => {
+      const sent = this.notifications.filter((message) => message.method === method);
+      return sent.length >= count
+        ? sent.slice(0, count).map((message) => message.params)
+        : undefined;
+    });
   }
 
   request(method: string, params: Record<string, unknown>): Promise<WireMessage> {

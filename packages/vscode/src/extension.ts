@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { channelLogger } from './log-channel.js';
 import { askAboutOfficialCompanions } from './official-companions.js';
+import { registerSendToClaude } from './send-to-claude.js';
 import { onTerminationSignal } from './termination.js';
 import { WindowCompanion } from './window-companion.js';
 
@@ -21,6 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     channel,
     vscode.commands.registerCommand('tandem.showLog', () => channel.show()),
+    registerSendToClaude((path, lines) => started.mention(path, lines)),
     { dispose: removeSignalHandlers },
   );
   void askAboutOfficialCompanions();

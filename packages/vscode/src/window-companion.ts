@@ -4,7 +4,9 @@ import {
   Engine,
   type ConnectedClient,
   type EngineOptions,
+  type LineRange,
   type Logger,
+  type MentionAnswer,
 } from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
 import { DiffViews } from './diff-views.js';
@@ -151,6 +153,11 @@ export class WindowCompanion implements vscode.Disposable {
       await this.engine.workspaceChanged(workspaceFolders(), vscode.workspace.isTrusted);
       this.terminals.update(this.engine);
     });
+  }
+
+  /** Puts a file, or lines of it, in the prompt of the CLIs that take mentions (Claude Code). */
+  mention(path: string, lines?: LineRange): MentionAnswer {
+    return this.running().mention(path, lines);
   }
 
   private running(): Engine {

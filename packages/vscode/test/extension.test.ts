@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parentPid } from '@tandem/core';
 import {
+  ClaudeWire,
   CodeServer,
   codeServerSkipReason,
   realClientIn,
@@ -324,6 +325,35 @@ describe('Tandem: Doctor and Tandem: Show Environment', { skip, timeout: 600_000
       const state = await client.connect();
       await client.kill();
       assert.equal(state.status, 'connected', JSON.stringify(state));
+    }
+  });
+
+  test('Tandem: Send to Claude Code puts the selected lines, or the file, in Claude Code’s prompt', async () => {
+    const file = path.join(sandbox.workspace, 'lines.txt');
+    await writeFile(file, 'one\ntwo\nthree\nfour\n');
+    await vscode.openFile('lines.txt');
+    const told = (text: string) =>
+      vscode.page.locator('.notification-toast', { hasText: text }).waitFor({ timeout: 60_000 });
+    await vscode.runCommand('Tandem: Send to Claude Code');
+    await told('Tandem: no Claude Code is connected to this editor.');
+    const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
+    try {
+      // From line 2's start to line 4's start: lines 2 and 3.
+      await vscode.page.keyboard.press('Control+Home');
+      await vscode.page.keyboard.press('ArrowDown');
+      await vscode.page.keyboard.press('Shift+ArrowDown');
+      await vscode.page.keyboard.press('Shift+ArrowDown');
+      await vscode.runCommand('Tandem: Send to Claude Code');
+      await wire.paramsOf('at_mentioned', 1);
+      await told('Tandem: lines 2–3 of lines.txt sent to Claude Code.');
+      await vscode.page.keyboard.press('ArrowRight');
+      await vscode.runCommand('Tandem: Send to Claude Code');
+      assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
+        { filePath: file, lineStart: 1, lineEnd: 2 },
+        { filePath: file },
+      ]);
+    } finally {
+      await wire.close();
     }
   });
 });

@@ -217,6 +217,61 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     await wire.close();
   });
 
+  it('mentions a file or lines of it as at_mentioned (lines 0-based), only to a Claude Code that listens', async () => {
+    const own = new Sandbox();
+    const mentioning = await startEngine(own, new RecordingEditor());
+    const file = path.join(own.workspace, 'm.txt');
+    try {
+      assert.deepEqual(mentioning.mention(file, { start: 2, end: 3 }), {
+        ok: false,
+        message: 'no Claude Code is connected to this editor.',
+      });
+      const lock = await readClaudeLock(own.claudeConfigDir, mentioning.claudePort);
+      // Connected, but it has not said ide_connected: it would not hear a mention yet.
+      const wire = await ClaudeWire.open(
+        mentioning.claudePort,
+        claudeUpgradeHeaders(lock.authToken),
+      );
+      await wire.request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'claude-code', version: '2.1.332' },
+      });
+      wire.notify('notifications/initialized');
+      await wire.request('tools/list', {});
+      assert.equal(mentioning.mention(file).ok, false);
+      wire.notify('ide_connected', { pid: process.pid });
+      await wire.request('tools/list', {});
+      assert.deepEqual(mentioning.mention(file, { start: 2, end: 3 }), {
+        ok: true,
+        message: 'lines 2–3 of m.txt sent to Claude Code.',
+      });
+      assert.equal(
+        mentioning.mention(file, { start: 5, end: 5 }).message,
+        'line 5 of m.txt sent to Claude Code.',
+      );
+      assert.equal(mentioning.mention(file).message, 'm.txt sent to Claude Code.');
+      // Bad input: told, nothing sent.
+      assert.match(mentioning.mention(file, { start: 0, end: 1 }).message, /no lines of m\.txt/);
+      assert.match(mentioning.mention(file, { start: 3, end: 2 }).message, /no lines of m\.txt/);
+      assert.match(mentioning.mention('m.txt').message, /not a file on disk/);
+      await wire.request('tools/list', {});
+      const mentions = wire.notifications.filter((n) => n.method === 'at_mentioned');
+      assert.deepEqual(
+        mentions.map((n) => n.params),
+        [
+          { filePath: file, lineStart: 1, lineEnd: 2 },
+          { filePath: file, lineStart: 4, lineEnd: 4 },
+          { filePath: file },
+        ],
+      );
+      await wire.close();
+    } finally {
+      await mentioning.stop();
+      own.remove();
+    }
+  });
+
   it('answers getDiagnostics with what an editor that offers them shows', async () => {
     const own = new Sandbox();
     const file = path.join(own.workspace, 'h.ts');

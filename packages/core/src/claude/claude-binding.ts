@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { EditorContext } from '../context/context-tracker.js';
 import type { DiffOutcome } from '../diffs/diff-coordinator.js';
 import type { ConnectedClient } from '../editor-port.js';
+import type { ClaudeMention } from './at-mention.js';
 import type {
   ClaudeSession,
   ClaudeSessionHost,
@@ -65,6 +66,13 @@ export class ClaudeBinding implements ClaudeSessionHost {
   /** Sends every session the selection (each gets it only if it changed for it). */
   broadcast(context: EditorContext): void {
     for (const session of this.sessions.values()) session.sendSelection(context);
+  }
+
+  /** Mentions a file to every session listening; how many were sent it. */
+  mention(mention: ClaudeMention): number {
+    let reached = 0;
+    for (const session of this.sessions.values()) if (session.mention(mention)) reached += 1;
+    return reached;
   }
 
   /** Answers the waiting `openDiff` of the session that opened the diff. */

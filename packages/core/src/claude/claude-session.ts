@@ -16,6 +16,7 @@ import type { DiffTools } from '../diffs/diff-tools.js';
 import type { ConnectedClient, FileDiagnostics } from '../editor-port.js';
 import { tandemMcpServer } from '../mcp-server.js';
 import type { Logger } from '../log.js';
+import type { ClaudeMention } from './at-mention.js';
 import { claudeSelection } from './selection.js';
 import { WebSocketTransport } from './websocket-transport.js';
 
@@ -83,6 +84,8 @@ export class ClaudeSession {
   private readonly pending = new Map<string, PendingDiff>();
   private lastSelection: string | undefined;
   private ready = false;
+  /** Whether Claude Code said `ide_connected`: it hears the selection and mentions from then on. */
+  private listening = false;
   private readonly log: Logger;
 
   constructor(
@@ -101,6 +104,7 @@ export class ClaudeSession {
       z.object({ method: z.literal('ide_connected'), params: z.unknown().optional() }),
       () => {
         this.lastSelection = undefined;
+        this.listening = true;
         this.host.listening(this);
       },
     );
@@ -122,6 +126,7 @@ export class ClaudeSession {
     };
     this.server.server.onclose = () => {
       this.ready = false;
+      this.listening = false;
       this.host.sessionClosed(this);
     };
     await this.server.connect(this.transport);
@@ -136,6 +141,15 @@ export class ClaudeSession {
     this.server.server
       .notification({ method: 'selection_changed', params: { ...selection } })
       .catch((error: unknown) => this.log.warn(`could not notify ${this.id}: ${String(error)}`));
+  }
+
+  /** Puts `@file#Lstart-end` in Claude Code's prompt; whether it was sent (Claude Code listens). */
+  mention(mention: ClaudeMention): boolean {
+    if (!this.ready || !this.listening) return false;
+    this.server.server
+      .notification({ method: 'at_mentioned', params: { ...mention } })
+      .catch((error: unknown) => this.log.warn(`could not notify ${this.id}: ${String(error)}`));
+    return true;
   }
 
   /** The user answered the diff of `outcome.filePath` (or the engine did for them). */
