@@ -68,6 +68,7 @@ export * from './real-clients/fake-anthropic-model.js';
 export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
 export * from './conformance/cli-scenarios.js';
+export { olderVersionCli, runCliMatrix } from './conformance/cli-matrix.js';
 export * from './conformance/hostile-paths.js';
 export * from './conformance/proposal-names.js';
 export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
