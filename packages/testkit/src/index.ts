@@ -21,7 +21,12 @@ export {
   type RawReply,
   type RawRequest,
 } from './raw-http.js';
-export { RecordingEditor, memoryLogger } from './recording-editor.js';
+export {
+  RecordingEditor,
+  memoryLogger,
+  startEngine,
+  type EngineFolders,
+} from './recording-editor.js';
 export * from './claude-wire.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export * from './lsp/client-uris.js';

@@ -1,4 +1,10 @@
-import type { DiffRequest, EditorPort, Logger } from '@tandem/core';
+import {
+  Engine,
+  type DiffRequest,
+  type EditorPort,
+  type EngineOptions,
+  type Logger,
+} from '@tandem/core';
 
 /**
  * An editor for tests of the engine: it shows every diff by remembering it, and answers
@@ -40,4 +46,35 @@ export function memoryLogger(): Logger & { lines: string[] } {
     warn: (message) => lines.push(`warn: ${message}`),
     error: (message) => lines.push(`error: ${message}`),
   };
+}
+
+/** The folders of a test's private world (a `Sandbox` has them). */
+export interface EngineFolders {
+  workspace: string;
+  tmpDir: string;
+  qwenHome: string;
+  claudeConfigDir: string;
+}
+
+/**
+ * An engine for `editor` on `folders.workspace`, its discovery files in the test's folders
+ * (`options.discovery` changes some of them).
+ */
+export function startEngine(
+  folders: EngineFolders,
+  editor: EditorPort,
+  { discovery, ...options }: Partial<EngineOptions> = {},
+): Promise<Engine> {
+  return Engine.start({
+    editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
+    frontend: editor,
+    workspaceFolders: [folders.workspace],
+    discovery: {
+      tmpDir: folders.tmpDir,
+      qwenHome: folders.qwenHome,
+      claudeConfigDir: folders.claudeConfigDir,
+      ...discovery,
+    },
+    ...options,
+  });
 }
