@@ -25,6 +25,8 @@ export {
   RecordingEditor,
   memoryLogger,
   startEngine,
+  engineForBlock,
+  type BlockEngine,
   type EngineFolders,
 } from './recording-editor.js';
 export * from './claude-wire.js';

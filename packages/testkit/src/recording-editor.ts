@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import {
   Engine,
   type DiffRequest,
@@ -5,6 +6,7 @@ import {
   type EngineOptions,
   type Logger,
 } from '@tandem/core';
+import { Sandbox } from './sandbox.js';
 
 /**
  * An editor for tests of the engine: it shows every diff by remembering it, and answers
@@ -77,4 +79,33 @@ export function startEngine(
     },
     ...options,
   });
+}
+
+/** What `engineForBlock` gives its block, once the block's first hook has run. */
+export interface BlockEngine<E extends EditorPort> {
+  sandbox: Sandbox;
+  editor: E;
+  engine: Engine;
+}
+
+/**
+ * Registers hooks that give the enclosing `describe` a sandbox of its own, the editor `editor()`
+ * makes and an engine for it there (`startEngine` with `options`); the engine is stopped and the
+ * sandbox removed after the block.
+ */
+export function engineForBlock<E extends EditorPort>(
+  editor: () => E,
+  options?: Partial<EngineOptions>,
+): BlockEngine<E> {
+  const block = {} as BlockEngine<E>;
+  before(async () => {
+    block.sandbox = new Sandbox();
+    block.editor = editor();
+    block.engine = await startEngine(block.sandbox, block.editor, options);
+  });
+  after(async () => {
+    await block.engine?.stop();
+    block.sandbox?.remove();
+  });
+  return block;
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   connectedClientIn,
+  engineForBlock,
   realClientIn,
   RecordingEditor,
   Sandbox,
@@ -19,7 +20,6 @@ import {
 } from '@tandem/testkit';
 import type { DiffClosedNotice, DiffOutcomeNotice } from '../editor-port.js';
 import { startEngine } from '../engine.fixture.js';
-import type { Engine } from '../engine.js';
 import { TERMINAL_WRITE_LIMIT_MS } from './diff-rules.js';
 
 /** Records what the user is told of each view closed and what became of it; `userText` is the user's typing. */
@@ -71,21 +71,14 @@ describe("diffs answered in the CLI's terminal", { concurrency: 3 }, () => {
     const cli = kind === 'gemini' ? 'Gemini CLI' : 'Qwen Code';
 
     describe(`${kind}: a diff answered in the CLI's terminal, then written or not`, () => {
-      let sandbox: Sandbox;
-      let editor: ClosingEditor;
-      let engine: Engine;
+      const world = engineForBlock(() => new ClosingEditor());
       let client: RealClient;
 
       before(async () => {
-        sandbox = new Sandbox();
-        editor = new ClosingEditor();
-        engine = await startEngine(sandbox, editor);
-        client = await connectedClientIn(sandbox, kind);
+        client = await connectedClientIn(world.sandbox, kind);
       });
       after(async () => {
         await client?.kill();
-        await engine?.stop();
-        sandbox?.remove();
       });
 
       /** Opens a diff of `name` (holding `before`, or absent when null), answered in the terminal. */
@@ -94,11 +87,11 @@ describe("diffs answered in the CLI's terminal", { concurrency: 3 }, () => {
         answer: 'accepted' | 'rejected',
         options: { before?: string | null; typed?: string } = {},
       ) {
-        const path = join(sandbox.workspace, name);
-        if (options.typed !== undefined) editor.userText.set(path, options.typed);
-        const { diff, id } = await propose(client, editor, path, options.before);
+        const path = join(world.sandbox.workspace, name);
+        if (options.typed !== undefined) world.editor.userText.set(path, options.typed);
+        const { diff, id } = await propose(client, world.editor, path, options.before);
         await client.resolveDiffFromCli(path, answer);
-        const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
+        const closing = await waitFor('the view to be closed', () => world.editor.closings.get(id));
         assert.equal(closing.reason, 'terminal');
         const result = await diff.result;
         assert.equal(result.status, answer);
@@ -106,7 +99,11 @@ describe("diffs answered in the CLI's terminal", { concurrency: 3 }, () => {
       }
 
       function outcomeOf(id: string): Promise<DiffOutcomeNotice> {
-        return waitFor('what became of the diff', () => editor.outcomes.get(id), OUTCOME_WAIT_MS);
+        return waitFor(
+          'what became of the diff',
+          () => world.editor.outcomes.get(id),
+          OUTCOME_WAIT_MS,
+        );
       }
 
       /** `name` is written with `text` while its diff is open, then the diff is answered. */
@@ -115,8 +112,8 @@ describe("diffs answered in the CLI's terminal", { concurrency: 3 }, () => {
         text: string,
         answer: 'accepted' | 'rejected',
       ): Promise<DiffOutcomeNotice> {
-        const path = join(sandbox.workspace, name);
-        const { id } = await propose(client, editor, path);
+        const path = join(world.sandbox.workspace, name);
+        const { id } = await propose(client, world.editor, path);
         await writeFile(path, text);
         await client.resolveDiffFromCli(path, answer);
         return outcomeOf(id);
@@ -158,8 +155,8 @@ describe("diffs answered in the CLI's terminal", { concurrency: 3 }, () => {
       });
 
       it('approved as proposed, to a new file written by rename: the CLI wrote its proposal', async () => {
-        const path = join(sandbox.workspace, 'new', 'created.txt');
-        await mkdir(join(sandbox.workspace, 'new'));
+        const path = join(world.sandbox.workspace, 'new', 'created.txt');
+        await mkdir(join(world.sandbox.workspace, 'new'));
         const { id } = await answerInTerminal('new/created.txt', 'accepted', { before: null });
         // A writer that renames a finished file into place: the watch sees the new file whole.
         await writeFile(`${path}.partial`, 'proposal\n');
@@ -229,17 +226,17 @@ describe("diffs answered in the CLI's terminal", { concurrency: 3 }, () => {
       });
 
       it('withdrawn by the CLI (closeDiff without suppressing): nothing is written, no outcome follows', async () => {
-        const path = join(sandbox.workspace, 'withdrawn.txt');
-        const { id } = await propose(client, editor, path);
+        const path = join(world.sandbox.workspace, 'withdrawn.txt');
+        const { id } = await propose(client, world.editor, path);
         await client.closeDiff(path);
-        const closing = await waitFor('the view to be closed', () => editor.closings.get(id));
+        const closing = await waitFor('the view to be closed', () => world.editor.closings.get(id));
         assert.equal(closing.reason, 'withdrawn');
         assert.equal(closing.keptText, undefined, 'nothing edited, nothing kept');
         assert.match(closing.message, /the file stays as it was/);
         // A terminal answer made later still gets its outcome; the withdrawn diff never does.
         const later = await answerInTerminal('later.txt', 'rejected');
         await outcomeOf(later.id);
-        assert.equal(editor.outcomes.has(id), false);
+        assert.equal(world.editor.outcomes.has(id), false);
       });
     });
   }
