@@ -1,19 +1,21 @@
 /**
  * End to end: the whole Gemini CLI and Qwen Code (against fake models) in an Emacs terminal
  * buffer (`M-x tandem-run-gemini`, `M-x tandem-run-qwen`) and in a separate tmux pane, the
- * testkit's whole-CLI scenarios driven by `emacsCliDriver`; and in vterm, which
+ * testkit's whole-CLI scenarios driven by `emacsCliDriver` (every scenario with both CLIs on the
+ * newest Emacs, each with one CLI on 28.2: `runCliMatrix`); and in vterm, which
  * `tandem-run-gemini` picks when it is on Emacs' load path.
  */
 import { existsSync } from 'node:fs';
-import { defaultEditor, emacsCliDriver, runCliScenarios } from '@tandem/testkit';
+import { defaultEditor, emacsCliDriver, runCliMatrix, runCliScenarios } from '@tandem/testkit';
 
 /** Where Debian's elpa-vterm puts vterm, for the system's Emacs. */
 const VTERM = '/usr/share/emacs/site-lisp/elpa/vterm-0.0.2';
 
-runCliScenarios(emacsCliDriver());
+const label = defaultEditor('emacs').editor?.label;
+runCliMatrix(emacsCliDriver(), label, false);
 
 // vterm is Debian 12's package, for the system's Emacs; the newer Emacs roots have none.
-if (defaultEditor('emacs').editor?.label === '28.2') {
+if (label === '28.2') {
   const vterm = emacsCliDriver({ name: 'vterm', mode: 'vterm-mode', loadPath: VTERM });
   runCliScenarios(
     { ...vterm, skip: vterm.skip || missingVterm() },

@@ -129,11 +129,17 @@ describe(
       }
     });
 
-    test('a proposal opens in Helix; an edit and :w accept the edited text', async () => {
+    /** `kind` proposes `text` for `name`; resolves with the diff once Helix shows it. */
+    async function proposed(kind: ClientKind, name: string, text: string) {
       const before = scene.helix.helix.lspLog().length;
-      const diff = client('gemini').openDiff(file('notes.txt'), 'first line\nPROPOSED\n');
+      const diff = client(kind).openDiff(file(name), text);
       await diff.opened;
-      await scene.helix.proposalShown(before);
+      const shown = await scene.helix.proposalShown(before);
+      return { diff, uri: shown.uri };
+    }
+
+    test('a proposal opens in Helix; an edit and :w accept the edited text', async () => {
+      const { diff } = await proposed('gemini', 'notes.txt', 'first line\nPROPOSED\n');
       await scene.helix.appendLine('edited in Helix');
       await scene.helix.command('w');
       assert.deepEqual(await diff.result, {
@@ -153,19 +159,13 @@ describe(
     });
 
     test('closing a proposal (:bc) rejects it', async () => {
-      const before = scene.helix.helix.lspLog().length;
-      const diff = client('qwen').openDiff(file('other.txt'), 'proposed by qwen\n');
-      await diff.opened;
-      await scene.helix.proposalShown(before);
+      const { diff } = await proposed('qwen', 'other.txt', 'proposed by qwen\n');
       await scene.helix.command('bc');
       assert.deepEqual(await diff.result, { status: 'rejected' });
     });
 
     test('quitting Helix with a proposal open rejects it and leaves no files', async () => {
-      const before = scene.helix.helix.lspLog().length;
-      const diff = client('gemini').openDiff(file('other.txt'), 'pending\n');
-      await diff.opened;
-      const { uri } = await scene.helix.proposalShown(before);
+      const { diff, uri } = await proposed('gemini', 'other.txt', 'pending\n');
       const proposal = fileURLToPath(uri);
       assert.ok(existsSync(proposal), 'the proposal file exists while it is shown');
       await scene.helix.quit('qa');

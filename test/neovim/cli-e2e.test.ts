@@ -1,9 +1,10 @@
 /**
  * End to end: the whole Gemini CLI and Qwen Code (against fake models) in Neovim's terminal and
- * in a separate tmux pane, the testkit's whole-CLI scenarios driven by `neovimCliDriver`, on the
- * oldest Neovim and the newest.
+ * in a separate tmux pane, the testkit's whole-CLI scenarios driven by `neovimCliDriver`: every
+ * scenario with both CLIs on the newest Neovim, each with one CLI on 0.7 (`runCliMatrix`; the
+ * CLIs take the turns Vim 9.0 and Emacs 28.2 do not).
  */
-import { editorVersions, neovimCliDriver, runCliScenarios } from '@tandem/testkit';
+import { editorVersions, neovimCliDriver, runCliMatrix } from '@tandem/testkit';
 
 for (const nvim of editorVersions('nvim', ['0.7', 'newest']))
-  runCliScenarios(neovimCliDriver(nvim));
+  runCliMatrix(neovimCliDriver(nvim), nvim.label, true);

@@ -4,12 +4,15 @@
  * and the built sidecar. `screen.test.ts` renders it into a temporary file;
  * `render-screenshot.ts` (`npm run screenshots`) into docs/images.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { tmuxScreenshot, type DiffScreenshotDriver } from '@tandem/testkit';
+import {
+  EDITOR_PICTURE_LOOK,
+  themedTerminal,
+  tmuxScreenshot,
+  type DiffScreenshotDriver,
+} from '@tandem/testkit';
 import { ScreenNeovim } from './screen-neovim.js';
 
-const LOOK = { width: 140, height: 30, colors: { fg: '#cdd6f4', bg: '#1e1e2e' } };
 const FILE = 'src/temperature.ts';
 
 /** A dark colour scheme for the picture, in the highlight groups Neovim 0.7 knows. */
@@ -56,6 +59,8 @@ for name, spec in pairs(groups) do
 end
 `;
 
+const PICTURE_THEME = { name: 'theme.lua', text: THEME, load: 'luafile' };
+
 const BEFORE = `export function toFahrenheit(celsius: number): number {
   return celsius * 9 / 5 + 32;
 }
@@ -88,18 +93,15 @@ export const neovimDiffScreenshot: DiffScreenshotDriver = {
   before: BEFORE,
   after: AFTER,
   async start(sandbox) {
-    const theme = path.join(sandbox.root, 'theme.lua');
-    writeFileSync(theme, THEME);
-    const screen = await ScreenNeovim.start(sandbox, {
-      width: LOOK.width,
-      height: LOOK.height,
-      args: ['-c', `luafile ${theme}`, path.join(sandbox.workspace, FILE)],
-    });
+    const screen = await ScreenNeovim.start(
+      sandbox,
+      themedTerminal(sandbox, PICTURE_THEME, path.join(sandbox.workspace, FILE)),
+    );
     return {
       async waitForDiff() {
         await screen.waitForText('accept: :w');
       },
-      screenshot: (out) => tmuxScreenshot(screen.tmuxSocket, LOOK, out),
+      screenshot: (out) => tmuxScreenshot(screen.tmuxSocket, EDITOR_PICTURE_LOOK, out),
       close: () => screen.stop(),
     };
   },

@@ -1,7 +1,8 @@
 /**
  * End to end: the whole Gemini CLI and Qwen Code (against fake models) in Vim's :terminal and in
- * a separate tmux pane, the testkit's whole-CLI scenarios driven by `vimCliDriver`.
+ * a separate tmux pane, the testkit's whole-CLI scenarios driven by `vimCliDriver`: every
+ * scenario with both CLIs on the newest Vim, each with one CLI on 9.0 (`runCliMatrix`).
  */
-import { runCliScenarios, vimCliDriver } from '@tandem/testkit';
+import { defaultEditor, runCliMatrix, vimCliDriver } from '@tandem/testkit';
 
-runCliScenarios(vimCliDriver());
+runCliMatrix(vimCliDriver(), defaultEditor('vim').editor?.label, false);

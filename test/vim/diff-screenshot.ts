@@ -4,17 +4,16 @@
  * the built sidecar. `render-screenshot.ts` (`npm run screenshots`) renders it into
  * docs/images.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  EDITOR_PICTURE_LOOK,
   PYTHON_TEMPERATURE_EDIT,
+  themedTerminal,
   tmuxScreenshot,
   VimSession,
   waitFor,
   type DiffScreenshotDriver,
 } from '@tandem/testkit';
-
-const LOOK = { width: 140, height: 30, colors: { fg: '#cdd6f4', bg: '#1e1e2e' } };
 
 /** A dark colour scheme for the picture, in true colours. */
 const THEME = `
@@ -42,18 +41,17 @@ for [s:name, s:spec] in items(s:groups)
 endfor
 `;
 
+const PICTURE_THEME = { name: 'theme.vim', text: THEME, load: 'source' };
+
 /** Vim in tmux with the theme above, the file open: its screen is the picture. */
 export const vimDiffScreenshot: DiffScreenshotDriver = {
   name: 'Vim',
   ...PYTHON_TEMPERATURE_EDIT,
   async start(sandbox) {
-    const theme = path.join(sandbox.root, 'theme.vim');
-    writeFileSync(theme, THEME);
-    const vim = await VimSession.start(sandbox, {
-      width: LOOK.width,
-      height: LOOK.height,
-      args: ['-c', `source ${theme}`, PYTHON_TEMPERATURE_EDIT.file],
-    });
+    const vim = await VimSession.start(
+      sandbox,
+      themedTerminal(sandbox, PICTURE_THEME, PYTHON_TEMPERATURE_EDIT.file),
+    );
     try {
       await vim.waitForState('running');
     } catch (error) {
@@ -67,7 +65,7 @@ export const vimDiffScreenshot: DiffScreenshotDriver = {
         );
       },
       screenshot: (out) =>
-        tmuxScreenshot(path.join(sandbox.root, 'tmux-vim', 'tmux.sock'), LOOK, out),
+        tmuxScreenshot(path.join(sandbox.root, 'tmux-vim', 'tmux.sock'), EDITOR_PICTURE_LOOK, out),
       close: () => vim.close(),
     };
   },

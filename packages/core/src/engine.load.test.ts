@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
   callMcpTool,
+  engineForBlock,
   openMcpSession,
   realClientIn,
   RecordingEditor,
@@ -35,22 +36,10 @@ function openDiff(engine: Engine, sessionId: string, id: number, filePath: strin
 }
 
 describe('the engine under a hostile load', () => {
-  let sandbox: Sandbox;
-  let editor: RecordingEditor;
-  let engine: Engine;
-
-  before(async () => {
-    sandbox = new Sandbox();
-    editor = new RecordingEditor();
-    engine = await startEngine(sandbox, editor, { sessionGraceMs: 300 });
-  });
-
-  after(async () => {
-    await engine?.stop();
-    sandbox?.remove();
-  });
+  const world = engineForBlock(() => new RecordingEditor(), { sessionGraceMs: 300 });
 
   it('1,000 concurrent openDiffs on one session: each answered at once, each shown, each rejected on stop', async () => {
+    const { sandbox, editor, engine } = world;
     const sessionId = await openMcpSession(engine.port, tokenOf(engine));
     const files = Array.from({ length: 1000 }, (_, n) => join(sandbox.workspace, `f${n}.txt`));
     const replies = await Promise.all(files.map((file, n) => openDiff(engine, sessionId, n, file)));

@@ -200,6 +200,14 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
   });
 
   let serial = 0;
+  /** Closes the proposal once it carries the mark that says it was answered. */
+  async function closeOnceAnswered(proposalUri: string) {
+    await waitFor('the answered mark', () =>
+      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
+    );
+    await editor.close(proposalUri);
+  }
+
   async function propose(client: RealClient, disk: string, proposal: string) {
     serial += 1;
     const target = path.join(sandbox.workspace, `proposal-${serial}.py`);
@@ -252,10 +260,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
       'keep\nold one\nkeep\n',
       'Tandem never writes the file',
     );
-    await waitFor('the answered mark', () =>
-      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
-    );
-    await editor.close(proposalUri);
+    await closeOnceAnswered(proposalUri);
   });
 
   test('closing a proposal unsaved rejects it, and its file is removed', async () => {
@@ -298,10 +303,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     assert.equal(review.proposal, 'two, from the editor\n');
     assert.equal(await page.act(review.id, 'accept', review.proposal), 204);
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'two, from the editor\n' });
-    await waitFor('the answered mark', () =>
-      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
-    );
-    await editor.close(proposalUri);
+    await closeOnceAnswered(proposalUri);
   });
 
   test('an emptied proposal is not accepted: the reason is shown, the diff stays open', async () => {
@@ -319,10 +321,7 @@ describe('tandem lsp with the real clients connected (UTF-8 positions)', () => {
     const { target, diff, proposalUri } = await propose(gemini, 'one\n', 'two\n');
     await gemini.resolveDiffFromCli(target, 'accepted');
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'two\n' });
-    await waitFor('the answered mark', () =>
-      editor.diagnostics.get(proposalUri)?.[0]?.code === 'tandem.answered' ? true : undefined,
-    );
-    await editor.close(proposalUri);
+    await closeOnceAnswered(proposalUri);
   });
 
   test("unsaved changes in the user's buffer are named on the proposal", async () => {
@@ -417,12 +416,7 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
   });
 
   test('a proposal the editor opens without telling Tandem: the review page is offered too', async () => {
-    editor.showDocumentBehaviour = 'opens-untold';
-    editor.pickAction = ({ actions }) => actions?.find((a) => a.title === 'Accept')?.title;
-    const target = path.join(sandbox.workspace, 'untold.txt');
-    writeFileSync(target, 'a\n');
-    const diff = gemini.openDiff(target, 'b\n');
-    await diff.opened;
+    const { diff } = await proposeShown('opens-untold', 'untold.txt', 'Accept');
     assert.deepEqual(await diff.result, { status: 'accepted', content: 'b\n' });
     assert.ok(editor.messages.some((message) => message.includes('untold.txt')));
   });
@@ -435,11 +429,16 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
 
   /**
    * Gemini proposes `b` for `name` (`a` on disk), the editor answering `window/showDocument`
-   * with `behaviour` and picking no action; resolves with the diff and the URI it was shown.
+   * with `behaviour` and picking the action titled `pick` (none by default) where one is
+   * offered; resolves with the diff and the URI it was shown.
    */
-  async function proposeShown(behaviour: ShowDocumentBehaviour, name: string) {
+  async function proposeShown(
+    behaviour: ShowDocumentBehaviour,
+    name: string,
+    pick?: 'Accept' | 'Reject',
+  ) {
     editor.showDocumentBehaviour = behaviour;
-    editor.pickAction = () => undefined;
+    editor.pickAction = ({ actions }) => actions?.find((a) => a.title === pick)?.title;
     const target = path.join(sandbox.workspace, name);
     writeFileSync(target, 'a\n');
     const shown = editor.shownDocuments.length;
@@ -464,12 +463,7 @@ describe('tandem lsp: positions in UTF-16 when the client offers none', () => {
   });
 
   test("an error from showDocument: the same, and the announcement's Reject rejects", async () => {
-    editor.showDocumentBehaviour = 'errors';
-    editor.pickAction = ({ actions }) => actions?.find((a) => a.title === 'Reject')?.title;
-    const target = path.join(sandbox.workspace, 'rejected-on-page.txt');
-    writeFileSync(target, 'a\n');
-    const diff = gemini.openDiff(target, 'b\n');
-    await diff.opened;
+    const { diff } = await proposeShown('errors', 'rejected-on-page.txt', 'Reject');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     assert.ok(editor.messages.some((message) => message.includes('rejected-on-page.txt')));
   });
@@ -657,25 +651,34 @@ describe('tandem lsp: the workspace', () => {
   });
 });
 
-describe('tandem lsp: the end of the editor', () => {
-  test('stdin closed: every file removed, exit within 1.5 s', async () => {
-    const sandbox = new Sandbox();
-    const editor = await startEditor(sandbox, ['utf-16']);
-    try {
-      editor.process.stdin.end();
-      assert.equal(await exitStatus(editor), 0);
-      assert.deepEqual(sandbox.discoveryFiles(), []);
-      assert.deepEqual(proposalFolders(sandbox), []);
-    } finally {
-      await editor.kill();
-      sandbox.remove();
-    }
-  });
+/** A `tandem lsp` (UTF-16) in a sandbox of its own, for `body`; both ended afterwards. */
+async function withServer(body: (editor: LspEditor, sandbox: Sandbox) => Promise<void>) {
+  const sandbox = new Sandbox();
+  const editor = await startEditor(sandbox, ['utf-16']);
+  try {
+    await body(editor, sandbox);
+  } finally {
+    await editor.kill();
+    sandbox.remove();
+  }
+}
 
-  test("stdin closed while a CLI's stream is away: the stop is cut at its time, files removed", async () => {
-    const sandbox = new Sandbox();
-    const editor = await startEditor(sandbox, ['utf-16']);
-    try {
+/** Waits for the server to exit with `status`, having removed its discovery files and proposals. */
+async function endsLeavingNoFiles(editor: LspEditor, sandbox: Sandbox, status: number) {
+  assert.equal(await exitStatus(editor), status);
+  assert.deepEqual(sandbox.discoveryFiles(), []);
+  assert.deepEqual(proposalFolders(sandbox), []);
+}
+
+describe('tandem lsp: the end of the editor', () => {
+  test('stdin closed: every file removed, exit within 1.5 s', () =>
+    withServer(async (editor, sandbox) => {
+      editor.process.stdin.end();
+      await endsLeavingNoFiles(editor, sandbox, 0);
+    }));
+
+  test("stdin closed while a CLI's stream is away: the stop is cut at its time, files removed", () =>
+    withServer(async (editor, sandbox) => {
       const lock = sandbox.discoveryFiles().find((file) => file.endsWith('.lock'))!;
       const { port, authToken } = JSON.parse(readFileSync(lock, 'utf8')) as {
         port: number;
@@ -691,14 +694,8 @@ describe('tandem lsp: the end of the editor', () => {
         arguments: { filePath, newContent: 'new\n' },
       });
       editor.process.stdin.end();
-      assert.equal(await exitStatus(editor), 1);
-      assert.deepEqual(sandbox.discoveryFiles(), []);
-      assert.deepEqual(proposalFolders(sandbox), []);
-    } finally {
-      await editor.kill();
-      sandbox.remove();
-    }
-  });
+      await endsLeavingNoFiles(editor, sandbox, 1);
+    }));
 
   test('the editor process gone: every file removed, exit within 1.5 s', async () => {
     const sandbox = new Sandbox();
@@ -706,9 +703,7 @@ describe('tandem lsp: the end of the editor', () => {
     const editor = await startEditor(sandbox, ['utf-16'], {}, fakeEditor.pid as number);
     try {
       fakeEditor.kill('SIGKILL');
-      assert.equal(await exitStatus(editor), 0);
-      assert.deepEqual(sandbox.discoveryFiles(), []);
-      assert.deepEqual(proposalFolders(sandbox), []);
+      await endsLeavingNoFiles(editor, sandbox, 0);
     } finally {
       fakeEditor.kill('SIGKILL');
       await editor.kill();
@@ -747,16 +742,10 @@ describe('tandem lsp: the end of the editor', () => {
     }
   });
 
-  test('exit without shutdown: status 1, still cleaned up', async () => {
-    const sandbox = new Sandbox();
-    const editor = await startEditor(sandbox, ['utf-16']);
-    try {
+  test('exit without shutdown: status 1, still cleaned up', () =>
+    withServer(async (editor, sandbox) => {
       await editor.connection.sendNotification('exit');
       assert.equal(await exitStatus(editor), 1);
       assert.deepEqual(sandbox.discoveryFiles(), []);
-    } finally {
-      await editor.kill();
-      sandbox.remove();
-    }
-  });
+    }));
 });

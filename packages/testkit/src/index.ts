@@ -21,7 +21,14 @@ export {
   type RawReply,
   type RawRequest,
 } from './raw-http.js';
-export { RecordingEditor, memoryLogger } from './recording-editor.js';
+export {
+  RecordingEditor,
+  memoryLogger,
+  startEngine,
+  engineForBlock,
+  type BlockEngine,
+  type EngineFolders,
+} from './recording-editor.js';
 export * from './claude-wire.js';
 export { BridgeEditor, TANDEM, type BridgeMessage } from './bridge-editor.js';
 export * from './lsp/client-uris.js';
@@ -68,6 +75,7 @@ export * from './real-clients/fake-anthropic-model.js';
 export * from './real-clients/proposed-edit.js';
 export * from './conformance/adapter-conformance.js';
 export * from './conformance/cli-scenarios.js';
+export { olderVersionCli, runCliMatrix } from './conformance/cli-matrix.js';
 export * from './conformance/hostile-paths.js';
 export * from './conformance/proposal-names.js';
 export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Engine } from '@tandem/core';
 import {
   CLIENTS_DIR,
   editPrompt,
@@ -16,6 +15,7 @@ import {
   RecordingEditor,
   Sandbox,
   startCliSession,
+  startEngine,
   waitFor,
 } from '@tandem/testkit';
 import { diagnose } from './diagnosis.js';
@@ -27,16 +27,7 @@ test('Qwen Code in its default approval mode writes the edit itself: no diff, as
   writeFileSync(target, 'before\n');
   const proposal = 'after, written without a review\n';
   const editor = new RecordingEditor();
-  const engine = await Engine.start({
-    editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
-    frontend: editor,
-    workspaceFolders: [sandbox.workspace],
-    discovery: {
-      tmpDir: sandbox.tmpDir,
-      qwenHome: sandbox.qwenHome,
-      claudeConfigDir: sandbox.claudeConfigDir,
-    },
-  });
+  const engine = await startEngine(sandbox, editor);
   const session = await startCliSession({
     cli: 'qwen',
     cwd: sandbox.workspace,

@@ -45,6 +45,32 @@ async function hiddenEngine(scene: TestScene): Promise<{ ws: string; engine: Eng
   return { ws, engine: await scene.startEngine([ws], { hidden: true }) };
 }
 
+/** A discovery file's fields, written where a client looks (`writeFileFor` by default). */
+type Fields = { port: number } & Record<string, unknown>;
+type Write = (scene: TestScene, kind: ClientKind, fields: Fields) => void;
+
+/**
+ * A case of one discovery file holding `fields` with the port and token of a hidden engine on
+ * `ws`; the CLI runs in `ws` and `outcome` is expected ('connects': to that engine).
+ */
+function oneFile(
+  fields: (scene: TestScene, engine: Engine, ws: string) => Fields,
+  outcome: 'connects' | 'no connection' | 'crash' = 'no connection',
+  {
+    env,
+    write = (scene, kind, data) => scene.writeFileFor(kind, data),
+  }: {
+    env?: Setup['env'];
+    write?: Write;
+  } = {},
+): Case['setup'] {
+  return async (scene, kind) => {
+    const { ws, engine } = await hiddenEngine(scene);
+    write(scene, kind, fields(scene, engine, ws));
+    return { cwd: ws, env, expect: outcome === 'connects' ? engine : outcome };
+  };
+}
+
 /** A folder, and a symbolic link to it. */
 function linkedFolder(scene: TestScene): { real: string; link: string } {
   const real = scene.folder('real');
@@ -207,12 +233,12 @@ const CASES: Case[] = [
   },
   {
     name: 'a wrong token',
-    async setup(scene, kind) {
-      const { ws, engine } = await hiddenEngine(scene);
-      const data = { port: engine.port, workspacePath: ws, authToken: 'wrong', ideInfo: IDE_INFO };
-      scene.writeFileFor(kind, data);
-      return { cwd: ws, expect: 'no connection' };
-    },
+    setup: oneFile((_scene, engine, ws) => ({
+      port: engine.port,
+      workspacePath: ws,
+      authToken: 'wrong',
+      ideInfo: IDE_INFO,
+    })),
   },
   {
     name: 'a newer lock with a wrong token: Qwen Code falls back to the older one',
@@ -238,54 +264,52 @@ const CASES: Case[] = [
   },
   {
     name: 'a file without ideInfo',
-    async setup(scene, kind) {
-      const { ws, engine } = await hiddenEngine(scene);
-      scene.writeFileFor(kind, scene.fieldsFor(engine, ws));
-      return { cwd: ws, expect: 'no connection' };
-    },
+    setup: oneFile((scene, engine, ws) => scene.fieldsFor(engine, ws)),
   },
   {
     name: 'a file without ideInfo, TERM_PROGRAM=vscode',
-    async setup(scene, kind) {
-      const { ws, engine } = await hiddenEngine(scene);
-      scene.writeFileFor(kind, scene.fieldsFor(engine, ws));
-      return { cwd: ws, env: { TERM_PROGRAM: 'vscode' }, expect: engine };
-    },
+    setup: oneFile((scene, engine, ws) => scene.fieldsFor(engine, ws), 'connects', {
+      env: { TERM_PROGRAM: 'vscode' },
+    }),
   },
   {
     name: "an older companion's file named after the IDE PID",
     clients: ['gemini'],
-    async setup(scene) {
-      const { ws, engine } = await hiddenEngine(scene);
-      scene.writeDiscoveryFile(
-        'gemini-pid',
-        { pid: process.pid },
-        { ...scene.fieldsFor(engine, ws), ideInfo: IDE_INFO },
-      );
-      return { cwd: ws, env: { GEMINI_CLI_IDE_PID: String(process.pid) }, expect: engine };
-    },
+    setup: oneFile(
+      (scene, engine, ws) => ({ ...scene.fieldsFor(engine, ws), ideInfo: IDE_INFO }),
+      'connects',
+      {
+        env: { GEMINI_CLI_IDE_PID: String(process.pid) },
+        write: (scene, _kind, fields) =>
+          scene.writeDiscoveryFile('gemini-pid', { pid: process.pid }, fields),
+      },
+    ),
   },
   {
     name: 'a lock without ppid whose workspace is gone',
     clients: ['qwen'],
-    async setup(scene) {
-      const { ws, engine } = await hiddenEngine(scene);
-      scene.writeDiscoveryFile(
-        'qwen-lock',
-        { port: engine.port },
-        { ...scene.fieldsFor(engine, join(scene.root, 'removed')), ideInfo: IDE_INFO },
-      );
-      return { cwd: ws, expect: 'no connection' };
-    },
+    setup: oneFile(
+      (scene, engine) => ({
+        ...scene.fieldsFor(engine, join(scene.root, 'removed')),
+        ideInfo: IDE_INFO,
+      }),
+      'no connection',
+      {
+        write: (scene, _kind, fields) =>
+          scene.writeDiscoveryFile('qwen-lock', { port: fields.port }, fields),
+      },
+    ),
   },
   {
     name: 'a discovery file whose workspacePath is not a string',
-    async setup(scene, kind) {
-      const { ws, engine } = await hiddenEngine(scene);
-      const data = { ...scene.fieldsFor(engine, ws), workspacePath: [ws], ideInfo: IDE_INFO };
-      scene.writeFileFor(kind, data);
-      return { cwd: ws, expect: 'crash' };
-    },
+    setup: oneFile(
+      (scene, engine, ws) => ({
+        ...scene.fieldsFor(engine, ws),
+        workspacePath: [ws],
+        ideInfo: IDE_INFO,
+      }),
+      'crash',
+    ),
   },
   {
     name: 'in a container without a local-setup variable',

@@ -3,11 +3,12 @@
  * (one line a row) that Chromium turns into a PNG.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { launchChromium } from '../chromium.js';
+import type { Sandbox } from '../sandbox.js';
 import { ansiToHtml, type TerminalColors } from './ansi-to-html.js';
 
 const run = promisify(execFile);
@@ -17,6 +18,35 @@ export interface TerminalLook {
   width: number;
   height: number;
   colors: TerminalColors;
+}
+
+/** The README's pictures of Vim and Neovim: 140 columns by 30 rows, their themes' colours. */
+export const EDITOR_PICTURE_LOOK: TerminalLook = {
+  width: 140,
+  height: 30,
+  colors: { fg: '#cdd6f4', bg: '#1e1e2e' },
+};
+
+/** A colour scheme for a picture: its file's name, its text, the command that loads it. */
+export interface PictureTheme {
+  name: string;
+  text: string;
+  load: string;
+}
+
+/**
+ * How Vim or Neovim starts for its picture: `EDITOR_PICTURE_LOOK`'s size, and arguments that
+ * load `theme` (written into the sandbox's root) and open `file`.
+ */
+export function themedTerminal(
+  sandbox: Sandbox,
+  theme: PictureTheme,
+  file: string,
+): { width: number; height: number; args: string[] } {
+  const themeFile = path.join(sandbox.root, theme.name);
+  writeFileSync(themeFile, theme.text);
+  const { width, height } = EDITOR_PICTURE_LOOK;
+  return { width, height, args: ['-c', `${theme.load} ${themeFile}`, file] };
 }
 
 /**
