@@ -7,12 +7,12 @@
  */
 import type { CliName } from '../real-clients/cli-launch.js';
 import type { CliScenarioDriver } from './cli-driver.js';
-import { runCliScenarios, type CliScenario } from './cli-scenarios.js';
+import { runCliScenarios, type CliScenario, type ClaudeOnlyScenario } from './cli-scenarios.js';
 
 type ModelCli = Exclude<CliName, 'claude'>;
 
 /** The CLI of each scenario on an older version; `shifted` gives each scenario the other one. */
-const TURNS: Record<CliScenario, ModelCli> = {
+const TURNS: Record<Exclude<CliScenario, ClaudeOnlyScenario>, ModelCli> = {
   accept: 'gemini',
   reject: 'qwen',
   'approve-in-cli': 'gemini',
@@ -23,7 +23,10 @@ const TURNS: Record<CliScenario, ModelCli> = {
 const OTHER: Record<ModelCli, ModelCli> = { gemini: 'qwen', qwen: 'gemini' };
 
 /** Which CLI runs `scenario` on an older version, taking turns (the other one when `shifted`). */
-export function olderVersionCli(scenario: CliScenario, shifted: boolean): ModelCli {
+export function olderVersionCli(
+  scenario: Exclude<CliScenario, ClaudeOnlyScenario>,
+  shifted: boolean,
+): ModelCli {
   return shifted ? OTHER[TURNS[scenario]] : TURNS[scenario];
 }
 
@@ -42,7 +45,7 @@ export function runCliMatrix(
     runCliScenarios(driver);
     return;
   }
-  for (const scenario of Object.keys(TURNS) as CliScenario[]) {
+  for (const scenario of Object.keys(TURNS) as (keyof typeof TURNS)[]) {
     runCliScenarios(driver, { scenarios: [scenario], clis: [olderVersionCli(scenario, shifted)] });
   }
 }

@@ -260,7 +260,7 @@ const SCENARIOS: Record<
 // ── Claude Code only: finding the editor from a pane of its own, and the editor quitting ──
 
 /** Claude Code's scenarios that the other CLIs do not run. */
-type ClaudeOnlyScenario = 'own-pane-by-ide' | 'quit-with-diff';
+export type ClaudeOnlyScenario = 'own-pane-by-ide' | 'quit-with-diff';
 
 /** What a Claude Code scenario changes in how the CLI starts: its version, its mode. */
 type ScenarioLaunch = Pick<CliLaunchOptions, 'claudeVersion' | 'approvalMode'>;
