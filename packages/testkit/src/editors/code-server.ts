@@ -25,6 +25,11 @@ export const QWEN_COMPANION_VSIX = path.join(
   REPO_ROOT,
   '.cache/official-companions/qwen-code-vscode-ide-companion-0.0.11.vsix',
 );
+/** Anthropic's Claude Code extension, unpacked by scripts/install-official-companion.sh. */
+export const CLAUDE_EXTENSION_VSIX = path.join(
+  REPO_ROOT,
+  '.cache/official-companions/anthropic-claude-code-1.0.100.vsix',
+);
 
 /** Why these tests cannot run here (printed; a failure under CI), or false. */
 export function codeServerSkipReason(): string | false {
@@ -217,6 +222,19 @@ export class CodeServer {
       `── code-server's output\n${this.log(80)}`,
       `── the page's console\n${this.console.join('\n') || '(none)'}`,
     ].join('\n');
+  }
+
+  /**
+   * Runs `steps`; when they fail, prints what this window logged (`diagnostics()`) until then,
+   * and fails as they did.
+   */
+  async explained<T>(what: string, steps: () => Promise<T>): Promise<T> {
+    try {
+      return await steps();
+    } catch (error) {
+      console.log(`── what VS Code logged until "${what}" failed\n${await this.diagnostics()}`);
+      throw error;
+    }
   }
 
   /** The user's settings.json, which VS Code watches: a change there is a change in Settings. */
