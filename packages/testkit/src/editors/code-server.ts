@@ -289,6 +289,9 @@ export class CodeServer {
       });
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
     }
+    // The pointer left where the last click was: over the toast now there, whose message's hover
+    // would cover this button.
+    await this.page.mouse.move(0, 0);
     await notification.locator('.monaco-button', { hasText: button }).first().click();
     await notification.waitFor({ state: 'hidden', timeout: 30_000 });
   }
