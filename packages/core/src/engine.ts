@@ -163,6 +163,7 @@ export class Engine implements EditorEvents {
         ownTerminals: options.ownTerminals ?? true,
         showsDiffs: options.showsDiffs ?? true,
         connectedClients: this.sessions.clients().map((client) => client.name),
+        servesClaude: options.discovery?.claude !== false,
       }),
       // A stopping engine tells its frontend nothing more.
       (warnings) => {

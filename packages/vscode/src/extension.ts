@@ -1,10 +1,10 @@
 /**
  * Tandem for VS Code and its family (VSCodium, Cursor, Windsurf, code-server): the engine runs
- * in this extension host and serves Gemini CLI and Qwen Code at once.
+ * in this extension host and serves Gemini CLI, Qwen Code and Claude Code at once.
  */
 import * as vscode from 'vscode';
 import { channelLogger } from './log-channel.js';
-import { askAboutOfficialCompanions } from './official-companions.js';
+import { askAboutOfficialCompanions, leaveToOfficialCompanions } from './official-companions.js';
 import { registerSendToClaude } from './send-to-claude.js';
 import { onTerminationSignal } from './termination.js';
 import { WindowCompanion } from './window-companion.js';
@@ -25,7 +25,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerSendToClaude((path, lines) => started.mention(path, lines)),
     { dispose: removeSignalHandlers },
   );
-  void askAboutOfficialCompanions();
+  // Before the engine starts, so that it never serves a CLI it leaves to an official companion.
+  const left = await leaveToOfficialCompanions().catch((error: unknown) => {
+    log.error(`could not leave a CLI to its official companion: ${String(error)}`);
+    return [];
+  });
+  for (const cli of left)
+    log.info(`${cli} left to its official companion (tandem.${cli}.serve off)`);
+  void askAboutOfficialCompanions(left);
   await started.start().then(
     () => {
       log.info(`ready ${(performance.now() - activated).toFixed(1)} ms after activation`);

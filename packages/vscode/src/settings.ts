@@ -1,18 +1,34 @@
 import * as vscode from 'vscode';
 
-/** The two CLIs, as the settings and the commands name them. */
+/**
+ * The CLIs, as the settings and the commands name them. `companionFirst`: the CLI is left to its
+ * official companion when that is in the window, until the user chooses (official-companions.ts).
+ */
 export const CLIS = {
   geminiCli: {
     label: 'Gemini CLI',
     companionId: 'google.gemini-cli-vscode-ide-companion',
     companionName: 'Gemini CLI Companion',
     engineName: 'gemini',
+    command: 'gemini',
+    companionFirst: false,
   },
   qwenCode: {
     label: 'Qwen Code',
     companionId: 'qwenlm.qwen-code-vscode-ide-companion',
     companionName: 'Qwen Code Companion',
     engineName: 'qwen',
+    command: 'qwen',
+    companionFirst: false,
+  },
+  claudeCode: {
+    label: 'Claude Code',
+    companionId: 'anthropic.claude-code',
+    companionName: 'Claude Code extension',
+    engineName: 'claude',
+    // The mode that asks before each edit, so that edits open as diffs here.
+    command: 'claude --permission-mode default',
+    companionFirst: true,
   },
 } as const;
 
@@ -21,6 +37,11 @@ export const CLI_KEYS = Object.keys(CLIS) as CliKey[];
 
 function section(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('tandem');
+}
+
+/** Whether the CLI's official companion is installed and enabled in this window. */
+export function companionPresent(cli: CliKey): boolean {
+  return vscode.extensions.getExtension(CLIS[cli].companionId) !== undefined;
 }
 
 /** Whether Tandem serves this CLI (`tandem.<cli>.serve`). */
@@ -42,7 +63,7 @@ export function setServes(cli: CliKey, value: boolean): Thenable<void> {
 
 /** The command line that starts the CLI in a terminal (`tandem.<cli>.command`). */
 export function cliCommand(cli: CliKey): string {
-  return section().get<string>(`${cli}.command`, cli === 'geminiCli' ? 'gemini' : 'qwen');
+  return section().get<string>(`${cli}.command`, CLIS[cli].command);
 }
 
 /** Whether integrated terminals get the variables (`tandem.terminal.environment`). */

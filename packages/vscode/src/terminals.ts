@@ -20,10 +20,12 @@ export class Terminals implements vscode.Disposable {
   constructor(private readonly collection: vscode.GlobalEnvironmentVariableCollection) {
     // The port changes with every start: never restore an old one into a new window.
     collection.persistent = false;
-    collection.description = 'Lets Gemini CLI and Qwen Code started here connect to this window';
+    collection.description =
+      'Lets Gemini CLI, Qwen Code and Claude Code started here connect to this window';
     this.subscriptions = [
       vscode.commands.registerCommand('tandem.startGeminiCli', () => this.start('geminiCli')),
       vscode.commands.registerCommand('tandem.startQwenCode', () => this.start('qwenCode')),
+      vscode.commands.registerCommand('tandem.startClaudeCode', () => this.start('claudeCode')),
     ];
   }
 

@@ -9,6 +9,7 @@ import {
   type MentionAnswer,
 } from '@tandem/core';
 import { ContextFeed } from './context-feed.js';
+import { editorDiagnostics } from './diagnostics.js';
 import { DiffViews } from './diff-views.js';
 import { InspectCommands } from './inspect-commands.js';
 import { CLI_KEYS, serves } from './settings.js';
@@ -28,8 +29,8 @@ export class WindowCompanion implements vscode.Disposable {
   private readonly notices = new WarningNotices();
   private readonly terminals: Terminals;
   private readonly subscriptions: vscode.Disposable[];
-  /** The CLIs served when the engine started (see servedClis). */
-  private served = '';
+  /** The CLIs served when the engine started (see servedClis); undefined before the first start. */
+  private served: string | undefined;
   /** Starts and stops run one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -54,7 +55,8 @@ export class WindowCompanion implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceChanged()),
       vscode.workspace.onDidChangeConfiguration((event) => {
         // Only a change of the CLIs served needs a new engine: a restart drops every session.
-        if (servedClis() !== this.served) {
+        // Before the first start, the start reads the settings itself.
+        if (this.served !== undefined && servedClis() !== this.served) {
           void this.restart();
         } else if (event.affectsConfiguration('tandem.terminal.environment')) {
           this.terminals.update(this.engine);
@@ -66,14 +68,12 @@ export class WindowCompanion implements vscode.Disposable {
   start(): Promise<void> {
     return this.enqueue(async () => {
       this.served = servedClis();
-      const gemini = serves('geminiCli');
-      const qwen = serves('qwenCode');
-      if (!gemini && !qwen) {
-        this.log.info('serving neither CLI (settings tandem.*.serve)');
+      if (!this.served) {
+        this.log.info('serving no CLI (settings tandem.*.serve)');
         this.terminals.update(undefined);
         return;
       }
-      const engine = await Engine.start(this.engineOptions(gemini, qwen));
+      const engine = await Engine.start(this.engineOptions());
       this.engine = engine;
       this.feed = new ContextFeed(engine);
       this.terminals.update(engine);
@@ -113,7 +113,8 @@ export class WindowCompanion implements vscode.Disposable {
     this.status.show([], undefined);
   }
 
-  private engineOptions(gemini: boolean, qwen: boolean): EngineOptions {
+  private engineOptions(): EngineOptions {
+    const qwen = serves('qwenCode');
     return {
       // The extension host lives exactly as long as this window's engine: Qwen Code keeps the
       // lock file while it is alive.
@@ -130,13 +131,15 @@ export class WindowCompanion implements vscode.Disposable {
         diffOutcome: (id, outcome) => this.diffs.diffOutcome(id, outcome),
         clientsChanged: (clients) => this.clientsChanged(clients),
         warningsChanged: (warnings) => this.notices.show(warnings),
+        diagnostics: editorDiagnostics,
       },
       workspaceFolders: workspaceFolders(),
       isTrusted: vscode.workspace.isTrusted,
       discovery: {
-        gemini,
+        gemini: serves('geminiCli'),
         qwenLock: qwen,
         qwenLegacy: qwen,
+        claude: serves('claudeCode'),
       },
       log: this.log,
     };

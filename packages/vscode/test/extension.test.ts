@@ -1,7 +1,8 @@
 /**
  * The extension in real VS Code (code-server 4.100.3 in Chromium), judged by the real Gemini CLI
- * and Qwen Code clients: discovery, terminals, context from real key presses, the diff editor,
- * and what happens to a pending diff when the window reloads or VS Code stops.
+ * and Qwen Code clients and the newest real Claude Code: discovery, terminals, context from real
+ * key presses, the diff editor, diagnostics, and what happens to a pending diff when the window
+ * reloads or VS Code stops.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,21 +10,31 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parentPid } from '@tandem/core';
+import { claudeLocks, parentPid } from '@tandem/core';
 import {
+  claudeCodeMissing,
   ClaudeWire,
+  cliInSandbox,
   CodeServer,
   codeServerSkipReason,
+  finalText,
+  idlePattern,
+  missing,
+  readClaudeLock,
   realClientIn,
   Sandbox,
+  startCliSession,
   startRealClient,
+  VsCodeUnderTest,
   waitFor,
   waitUntil,
   type ClientKind,
+  type CliSession,
   type RealClient,
 } from '@tandem/testkit';
 
 const skip = codeServerSkipReason();
+const claudeSkip = skip || missing([], claudeCodeMissing('newest'));
 
 describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
   const sandbox = new Sandbox('tandem-vscode-');
@@ -55,6 +66,14 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     return client;
   }
 
+  /** The Claude Code lock file this window's Tandem wrote. */
+  async function tandemClaudeLock() {
+    const locks = await claudeLocks(sandbox.env());
+    const lock = locks.find((found) => found.tandem && found.alive);
+    assert.ok(lock, `no live Tandem lock among ${JSON.stringify(locks)}`);
+    return lock;
+  }
+
   test('activation writes the discovery files of both CLIs, named for this window', async () => {
     const files = await vscode.waitForDiscovery();
     const gemini = files.find((file) => /gemini-ide-server-\d+-\d+\.json$/.test(file));
@@ -82,6 +101,7 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     const port = JSON.parse(await readFile((await vscode.waitForDiscovery())[0]!, 'utf8')).port;
     assert.equal(terminalEnv.GEMINI_CLI_IDE_SERVER_PORT, String(port));
     assert.equal(terminalEnv.QWEN_CODE_IDE_SERVER_PORT, String(port));
+    assert.equal(terminalEnv.CLAUDE_CODE_SSE_PORT, String((await tandemClaudeLock()).port));
     assert.equal(terminalEnv.TERM_PROGRAM, 'vscode');
     const ide = Object.fromEntries(
       Object.entries(terminalEnv).filter(([name]) =>
@@ -262,6 +282,122 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     await vscode.clickTitleAction('Reject the Proposed Edit');
     assert.deepEqual(await geminiDiff.result, { status: 'rejected' });
     await Promise.all([gemini.kill(), qwen.kill()]);
+  });
+
+  const original = 'first line\nsecond line\n';
+  const proposed = 'first line\n\tindented "quoted" line\nünïcödé ✓ 文件\n';
+
+  interface ClaudeScene {
+    file: string;
+    session: CliSession;
+    editor: VsCodeUnderTest;
+  }
+
+  /**
+   * A case with the newest real Claude Code in tmux, started with the integrated terminal's
+   * `CLAUDE_CODE_SSE_PORT` alone to find this window, its fake model proposing `proposed` for
+   * the file `name`; `answer` runs once the proposal shows in the diff editor. When the case
+   * fails, what VS Code logged and Claude Code's screen are printed.
+   */
+  function claudeCase(title: string, name: string, answer: (scene: ClaudeScene) => Promise<void>) {
+    const caseName = `Claude Code: ${title}`;
+    test(caseName, { skip: claudeSkip }, (t) =>
+      vscode.explained(caseName, async () => {
+        let session: CliSession | undefined;
+        try {
+          const file = path.join(sandbox.workspace, name);
+          await writeFile(file, original);
+          const { CLAUDE_CODE_SSE_PORT } = await vscode.terminalEnvironment();
+          assert.ok(CLAUDE_CODE_SSE_PORT, 'no CLAUDE_CODE_SSE_PORT in the integrated terminal');
+          const started = await startCliSession({
+            ...cliInSandbox(sandbox, 'claude', { filePath: file, content: proposed }),
+            env: { CLAUDE_CODE_SSE_PORT },
+            width: 160,
+            height: 45,
+          });
+          session = started;
+          t.after(() => started.stop());
+          await started.askForEdit(async () => (await vscode.statusText()).includes('Claude Code'));
+          const editor = new VsCodeUnderTest(vscode, sandbox.workspace);
+          await waitFor(
+            'the proposal in the diff editor',
+            async () =>
+              (await editor.diffViews()).some((view) => view.filePath === file) || undefined,
+            120_000,
+          );
+          await answer({ file, session: started, editor });
+        } catch (error) {
+          const screen = await session?.screen().catch(() => '(unreadable)');
+          console.log(`── Claude Code's screen\n${screen ?? '(not started)'}`);
+          throw error;
+        }
+      }),
+    );
+  }
+
+  claudeCase(
+    'an edit in the diff editor and Ctrl+S write exactly the user’s text',
+    'claude-accept.txt',
+    async ({ file, session, editor }) => {
+      await editor.appendLine(file, 'edited in VS Code');
+      await editor.accept(file, 'Ctrl+S');
+      await session.waitForScreen((screen) => screen.includes(finalText), 120_000);
+      assert.equal(await readFile(file, 'utf8'), `${proposed}edited in VS Code\n`);
+    },
+  );
+
+  claudeCase(
+    'Reject in the diff editor leaves the file as it was',
+    'claude-reject.txt',
+    async ({ file, session, editor }) => {
+      await editor.reject(file, 'title button');
+      await waitUntil('the diff to close', async () =>
+        (await editor.diffViews()).every((view) => view.filePath !== file),
+      );
+      // Claude Code takes the rejection: its edit dialog is gone and it waits for a message.
+      await session.waitForScreen(
+        (screen) =>
+          !/Do you want to make this edit/.test(screen) && idlePattern('claude').test(screen),
+        120_000,
+      );
+      assert.equal(await readFile(file, 'utf8'), original);
+    },
+  );
+
+  test('getDiagnostics answers with what VS Code’s languages API shows', async () => {
+    const file = path.join(sandbox.workspace, 'broken.json');
+    await writeFile(file, '{ "key": }\n');
+    await vscode.openFile('broken.json');
+    const lock = await readClaudeLock(sandbox.claudeConfigDir, (await tandemClaudeLock()).port);
+    const { wire, tools } = await ClaudeWire.connect(lock.port, lock.authToken);
+    try {
+      assert.ok(tools.includes('getDiagnostics'), tools.join(', '));
+      // VS Code's JSON language features report the missing value once they have parsed it.
+      const [shown] = await waitFor('the JSON diagnostics', async () => {
+        const { texts } = await wire.callTool('getDiagnostics', { uri: `file://${file}` });
+        const files = JSON.parse(texts[0]!) as { uri: string; diagnostics: unknown[] }[];
+        return files.length ? files : undefined;
+      });
+      assert.equal(shown!.uri, `file://${file}`);
+      assert.deepEqual(shown!.diagnostics, [
+        {
+          message: 'Value expected',
+          severity: 'Error',
+          range: { start: { line: 0, character: 9 }, end: { line: 0, character: 10 } },
+          source: 'json',
+          code: '516',
+        },
+      ]);
+      // Without a uri: every file with diagnostics, this one among them.
+      const { texts } = await wire.callTool('getDiagnostics', {});
+      const all = JSON.parse(texts[0]!) as { uri: string }[];
+      assert.ok(
+        all.some((entry) => entry.uri === `file://${file}`),
+        texts[0],
+      );
+    } finally {
+      await wire.close();
+    }
   });
 });
 

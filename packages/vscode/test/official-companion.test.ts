@@ -2,14 +2,17 @@
  * Tandem beside the official Qwen Code Companion (0.0.11, built from its published sources by
  * scripts/install-official-companion.sh), both installed in real VS Code: Tandem tells the user
  * and asks which of the two serves Qwen Code, and the answer decides where the real Qwen client
- * connects.
+ * connects. Beside Anthropic's Claude Code extension (as its CLI's npm package 1.0.100 shipped
+ * it), Tandem leaves Claude Code to it until the user chooses.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
+import { claudeLocks, type ClaudeLock } from '@tandem/core';
 import {
+  CLAUDE_EXTENSION_VSIX,
   CodeServer,
   codeServerSkipReason,
   missing,
@@ -121,5 +124,51 @@ describe('beside the official Qwen Code Companion', { skip, timeout: 900_000 }, 
     await vscode.waitForDiff('Qwen Code');
     await vscode.clickTitleAction('Reject the Proposed Edit');
     assert.deepEqual(await diff.result, { status: 'rejected' });
+  });
+});
+
+const claudeSkip =
+  codeServerSkipReason() ||
+  missing(
+    [],
+    existsSync(CLAUDE_EXTENSION_VSIX)
+      ? []
+      : [
+          'Claude Code’s extension is not unpacked (packages/vscode/scripts/install-official-companion.sh)',
+        ],
+  );
+
+describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeout: 600_000 }, () => {
+  test('Tandem leaves Claude Code to it and says so; turned on in Settings, Tandem serves it', async (t) => {
+    const sandbox = new Sandbox('tandem-vscode-claude-ext-');
+    const vscode = await CodeServer.start(sandbox, { extensions: [CLAUDE_EXTENSION_VSIX] });
+    t.after(async () => {
+      await vscode.stop();
+      sandbox.remove();
+    });
+    await vscode.explained('Tandem leaves Claude Code to it', async () => {
+      // Its lock goes to ~/.claude/ide, which Claude Code reads beside CLAUDE_CONFIG_DIR's.
+      const env = { HOME: sandbox.home, CLAUDE_CONFIG_DIR: sandbox.claudeConfigDir };
+      const live = async (tandem: boolean) =>
+        (await claudeLocks(env)).find((lock) => lock.alive && lock.tandem === tandem);
+      await vscode.waitForDiscovery();
+      const theirs = await waitFor('the Claude Code extension’s lock', () => live(false));
+
+      // Left to it before Tandem starts, in the setting the user sees, and told so.
+      assert.equal((await vscode.userSettings())['tandem.claudeCode.serve'], false);
+      await vscode.page
+        .locator('.notification-toast', { hasText: 'Tandem leaves Claude Code to it' })
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      assert.equal(await live(true), undefined, 'Tandem wrote a Claude Code lock');
+      // Integrated terminals get the extension's port, not Tandem's; the other CLIs are served.
+      const terminal = await vscode.terminalEnvironment();
+      assert.equal(terminal.CLAUDE_CODE_SSE_PORT, String(theirs.port));
+      assert.ok(terminal.QWEN_CODE_IDE_SERVER_PORT, 'Tandem no longer serves Qwen Code');
+
+      // Turned on in the Settings editor: Tandem serves Claude Code too.
+      await vscode.changeSetting('tandem.claudeCode.serve', true);
+      const ours: ClaudeLock = await waitFor('Tandem’s Claude Code lock', () => live(true));
+      assert.deepEqual(ours.workspaceFolders, [sandbox.workspace]);
+    });
   });
 });

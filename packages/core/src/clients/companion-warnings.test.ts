@@ -138,4 +138,12 @@ describe('Claude Code warnings', () => {
     assert.deepEqual(warningsFor(input, none), []);
     assert.deepEqual(warningsFor(input, facts({})), []);
   });
+
+  test('a companion that leaves Claude Code to another says nothing about it', () => {
+    const leaving = { ...input, servesClaude: false };
+    assert.deepEqual(
+      warningsFor(leaving, facts({ mode: 'auto', showsDiffs: false }, [vscode])),
+      [],
+    );
+  });
 });

@@ -41,6 +41,8 @@ export interface WarningInput {
   showsDiffs: boolean;
   /** The names of the CLIs connected now (`ConnectedClient.name`): what they did, they can do. */
   connectedClients?: string[];
+  /** Whether this companion serves Claude Code (default true): left to another, none of its warnings. */
+  servesClaude?: boolean;
 }
 
 /** Another companion's live Claude Code lock (not Tandem's) whose folders overlap this one's. */
@@ -70,8 +72,8 @@ export function warningsFor(input: WarningInput, facts: WarningFacts): Companion
     ),
     ...containerWarnings(input),
     ...facts.others.map((other) => sharedFolderWarning(other, input)),
-    // Only someone who has Claude Code needs to hear about it.
-    ...(facts.claude.installed ? claudeWarnings(facts, input) : []),
+    // Only someone who has Claude Code, and has Tandem serve it, needs to hear about it.
+    ...(facts.claude.installed && input.servesClaude !== false ? claudeWarnings(facts, input) : []),
   ];
 }
 

@@ -25,6 +25,11 @@ export const QWEN_COMPANION_VSIX = path.join(
   REPO_ROOT,
   '.cache/official-companions/qwen-code-vscode-ide-companion-0.0.11.vsix',
 );
+/** Anthropic's Claude Code extension, unpacked by scripts/install-official-companion.sh. */
+export const CLAUDE_EXTENSION_VSIX = path.join(
+  REPO_ROOT,
+  '.cache/official-companions/anthropic-claude-code-1.0.100.vsix',
+);
 
 /** Why these tests cannot run here (printed; a failure under CI), or false. */
 export function codeServerSkipReason(): string | false {
@@ -219,6 +224,19 @@ export class CodeServer {
     ].join('\n');
   }
 
+  /**
+   * Runs `steps`; when they fail, prints what this window logged (`diagnostics()`) until then,
+   * and fails as they did.
+   */
+  async explained<T>(what: string, steps: () => Promise<T>): Promise<T> {
+    try {
+      return await steps();
+    } catch (error) {
+      console.log(`── what VS Code logged until "${what}" failed\n${await this.diagnostics()}`);
+      throw error;
+    }
+  }
+
   /** The user's settings.json, which VS Code watches: a change there is a change in Settings. */
   get settingsFile(): string {
     return path.join(this.sandbox.root, 'code-server', 'user-data', 'User', 'settings.json');
@@ -271,6 +289,9 @@ export class CodeServer {
       });
       await notification.waitFor({ state: 'visible', timeout: 60_000 });
     }
+    // The pointer left where the last click was: over the toast now there, whose message's hover
+    // would cover this button.
+    await this.page.mouse.move(0, 0);
     await notification.locator('.monaco-button', { hasText: button }).first().click();
     await notification.waitFor({ state: 'hidden', timeout: 30_000 });
   }
