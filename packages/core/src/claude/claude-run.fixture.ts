@@ -17,6 +17,8 @@ export interface ClaudeRunOptions {
   userSettings?: unknown;
   /** `--permission-mode` (default `default`); `null` starts it without, as a user does. */
   permissionMode?: string | null;
+  /** The user has selected beta and gamma (2 lines) before Claude Code starts. */
+  selectedBeforeStart?: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ClaudeRunOptions {
  */
 export async function claudeAgainstEngine(
   version: ClaudeCodeVersion,
-  { userSettings, permissionMode }: ClaudeRunOptions = {},
+  { userSettings, permissionMode, selectedBeforeStart }: ClaudeRunOptions = {},
 ) {
   const sandbox = new Sandbox();
   const editor = new RecordingEditor();
@@ -37,6 +39,10 @@ export async function claudeAgainstEngine(
     await writeFile(settings, JSON.stringify(userSettings));
   }
   const engine = await startEngine(sandbox, editor);
+  if (selectedBeforeStart) {
+    engine.fileFocused(file);
+    engine.cursorChanged(file, 3, 5, 'beta\ngamma');
+  }
   const run = await startClaudeCode({
     version,
     cwd: sandbox.workspace,

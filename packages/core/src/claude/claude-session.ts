@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import {
@@ -31,7 +31,7 @@ export interface ClaudeSessionOptions {
 /** What a session reports to the binding. */
 export interface ClaudeSessionHost {
   sessionReady(session: ClaudeSession): void;
-  /** Claude Code said `ide_connected`: it now hears the selection. */
+  /** Claude Code may now hear the selection (it may be told more than once). */
   listening(session: ClaudeSession): void;
   sessionClosed(session: ClaudeSession): void;
 }
@@ -66,6 +66,13 @@ export class ClaudeUpgrader {
   }
 }
 
+/**
+ * Claude Code hears the selection only once it has shown the server with its tools, a render
+ * after their list is answered: one sent with the answer is lost, and no message marks the
+ * moment. So after the answer the selection is sent again, at these delays (ms).
+ */
+const SELECTION_AFTER_TOOLS_LIST_MS = [100, 500, 2_000, 8_000];
+
 interface PendingDiff {
   tabName: string;
   answer(outcome: DiffOutcome): void;
@@ -84,8 +91,9 @@ export class ClaudeSession {
   private readonly pending = new Map<string, PendingDiff>();
   private lastSelection: string | undefined;
   private ready = false;
-  /** Whether Claude Code said `ide_connected`: it hears the selection and mentions from then on. */
+  /** Whether Claude Code said `ide_connected`: mentions are sent from then on. */
   private listening = false;
+  private readonly selectionResends: NodeJS.Timeout[] = [];
   private readonly log: Logger;
 
   constructor(
@@ -96,16 +104,18 @@ export class ClaudeSession {
     this.log = options.log;
     this.server = tandemMcpServer({ tools: {} });
     this.transport = new WebSocketTransport(webSocket);
+    // The `tools/list` answer is the last message before Claude Code hears the selection.
+    const send = this.transport.send.bind(this.transport);
+    this.transport.send = async (message) => {
+      await send(message);
+      if (answersToolsList(message)) this.resendSelectionAfterToolsList();
+    };
     if (options.diffTools) this.registerDiffTools(options.diffTools);
     this.registerDiagnostics(options.diagnostics);
-    // Claude Code listens for the selection once it has set the connection up, and then says
-    // `ide_connected`: the selection sent before may have gone unheard, so it is sent again.
     this.server.server.setNotificationHandler(
       z.object({ method: z.literal('ide_connected'), params: z.unknown().optional() }),
       () => {
-        this.lastSelection = undefined;
         this.listening = true;
-        this.host.listening(this);
       },
     );
   }
@@ -161,8 +171,20 @@ export class ClaudeSession {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.selectionResends) clearTimeout(timer);
     await this.server.close().catch(() => undefined);
     if (this.webSocket.readyState !== this.webSocket.CLOSED) this.webSocket.terminate();
+  }
+
+  private resendSelectionAfterToolsList(): void {
+    for (const delay of SELECTION_AFTER_TOOLS_LIST_MS) {
+      const timer = setTimeout(() => {
+        this.lastSelection = undefined;
+        this.host.listening(this);
+      }, delay);
+      timer.unref();
+      this.selectionResends.push(timer);
+    }
   }
 
   private registerDiffTools(tools: DiffTools): void {
@@ -254,6 +276,10 @@ export class ClaudeSession {
       },
     );
   }
+}
+
+function answersToolsList(message: JSONRPCMessage): boolean {
+  return 'result' in message && Array.isArray(message.result.tools);
 }
 
 function textResult(...texts: string[]): CallToolResult {

@@ -50,6 +50,18 @@ async function selectAndPrompt(s: ClaudeRun) {
 for (const version of claudeCodeVersions()) {
   const skip = missing(['tmux'], claudeCodeMissing(version));
   describe(`Claude Code ${version}, real, against a real engine`, { skip }, () => {
+    it('shows the selection the user made before it connected', async () => {
+      const s = await claudeAgainstEngine(version, { selectedBeforeStart: true });
+      try {
+        await s.connected();
+        await waitUntil('Claude Code to show the selection', async () =>
+          /2 lines selected/.test(await s.screen()),
+        );
+      } finally {
+        await s.stop();
+      }
+    });
+
     it('writes exactly the user’s text after an accept in the editor with an edit', async () => {
       const s = await claudeAgainstEngine(version);
       try {
