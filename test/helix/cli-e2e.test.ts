@@ -21,10 +21,10 @@ import {
   HelixUnderTest,
   helixSkipReason,
   helixVersion,
-  idlePattern,
   inputPattern,
   missing,
   olderVersionCli,
+  pickByIdeCommand,
   Sandbox,
   startCliSession,
   waitFor,
@@ -121,16 +121,7 @@ async function claudeScene(t: TestContext) {
   const { helix, session, file, edit } = await helixAndCli(t, 'claude');
   // Helix offers code actions once its server is up: it has been told of the file.
   await helix.sent('the didOpen of notes.txt', (m) => m.method === 'textDocument/didOpen');
-  await session.waitForScreen(idlePattern('claude'), LONG);
-  await session.submit('/ide');
-  // The dialog lists Helix above "None", where the choice starts.
-  await session.waitForScreen(/Connect to an IDE[\s\S]*Helix[\s\S]*❯ .*None/, LONG);
-  await session.sendKeys('Up');
-  await session.waitForScreen(/❯ .*Helix/, LONG);
-  await session.sendKeys('Enter');
-  // Then whether to connect at startup from now on: no, its default.
-  await session.waitForScreen(/Connect to your IDE automatically\?[\s\S]*❯ No/, LONG);
-  await session.sendKeys('Enter');
+  await pickByIdeCommand(session, 'Helix');
   await session.waitForScreen(/Connected to Helix/i, LONG);
   await waitFor('tandem lsp to see Claude Code connected', () =>
     claudeConnected.test(helix.helix.serverStderr()) ? true : undefined,

@@ -105,7 +105,8 @@ async function inOwnPane(
   const byPort = cli === 'claude' && finds === 'port';
   const session = await startCliSession({ ...options, ...(byPort && { command: afterTandemEnv }) });
   after(() => session.stop());
-  if (cli === 'claude' && finds === 'ide') await pickByIdeCommand(session, driver);
+  if (cli === 'claude' && finds === 'ide')
+    await pickByIdeCommand(session, driver.name.split(' ')[0] ?? driver.name);
   await session.askForEdit(async () => (await editor.clientNames()).length === 1);
   return { sandbox, session, editor, file, inEditor: false };
 }
@@ -287,17 +288,17 @@ function afterTandemEnv(cli: CliCommand): string[] {
  * the user moves up to the editor and picks it, then keeps connecting by hand (the first time,
  * Claude Code asks whether to connect at every start).
  */
-async function pickByIdeCommand(session: CliSession, driver: CliScenarioDriver): Promise<void> {
-  const editorName = driver.name.split(' ')[0] ?? driver.name;
+export async function pickByIdeCommand(session: CliSession, editorName: string): Promise<void> {
   await session.waitForScreen(idlePattern('claude'), LONG);
   await session.submit('/ide');
-  const listed = new RegExp(`Connect to an IDE\\s+${editorName}\\s+❯ ✔ None`);
+  const listed = new RegExp(`Connect to an IDE[\\s\\S]*${editorName}[\\s\\S]*❯ .*None`);
   await session.waitForScreen(listed, LONG);
   await session.sendKeys('Up');
   await session.waitForScreen(new RegExp(`❯\\s+${editorName}\\b`));
   await session.sendKeys('Enter');
-  await session.waitForScreen(/Connect to your IDE automatically\?[\s\S]*❯ No, connect with \/ide/);
-  await session.sendKeys('Enter');
+  const askAtStartup = /Connect to your IDE automatically\?[\s\S]*❯ No, connect with \/ide/;
+  await session.waitForScreen(askAtStartup, LONG);
+  await session.pressUntilGone('Enter', askAtStartup, LONG);
 }
 
 const CLAUDE_SCENARIOS: Record<

@@ -144,6 +144,24 @@ export class CliSession {
     return this.pane.sendKeys(...keys);
   }
 
+  /**
+   * Presses `key` until `shown` leaves the screen. A dialog drawn is not always listening yet
+   * (seen with Claude Code's, whose first Enter was lost on a busy machine); pressed again, a
+   * key that already took effect reaches what comes after, so use it only where that is harmless.
+   */
+  async pressUntilGone(key: string, shown: RegExp, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    do {
+      await this.sendKeys(key);
+      const gone = await this.waitForScreen((screen) => !shown.test(screen), 5_000).then(
+        () => true,
+        () => false,
+      );
+      if (gone) return;
+    } while (Date.now() < deadline);
+    await this.waitForScreen((screen) => !shown.test(screen), 1);
+  }
+
   /** Types text literally. */
   type(text: string): Promise<void> {
     return this.pane.type(text);
