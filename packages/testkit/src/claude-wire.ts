@@ -1,17 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WebSocket } from 'ws';
+import type { WireMessage } from '@tandem/inspect';
 import { waitFor } from './wait.js';
-
-/** A JSON-RPC message as it travels. */
-export interface WireMessage {
-  jsonrpc: '2.0';
-  id?: number | string | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
 
 /** A lock file of `<claudeConfigDir>/ide/`, as Claude Code reads it. */
 export interface ClaudeLock {
