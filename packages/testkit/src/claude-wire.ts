@@ -101,6 +101,22 @@ export class ClaudeWire {
     return (await ClaudeWire.connect(lock.port, lock.authToken)).wire;
   }
 
+  /**
+   * Waits until the editor told its user that no Claude Code is connected (`messages()` reads
+   * what it showed), then connects as {@link connectByLock} does.
+   */
+  static async connectAfterRefusal(
+    messages: () => Promise<string>,
+    claudeConfigDir: string,
+  ): Promise<ClaudeWire> {
+    await waitFor('the user told', async () =>
+      (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
+        ? true
+        : undefined,
+    );
+    return ClaudeWire.connectByLock(claudeConfigDir);
+  }
+
   /** The params of the first `count` notifications `method`, once that many came. */
   paramsOf(method: string, count: number): Promise<WireMessage['params'][]> {
     return waitFor(`${count} ${method}`, () => {
