@@ -61,6 +61,12 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
     /** Waits until the client sees `text` selected in the active file. */
     const selected = (text: string) => active((f) => f.selectedText === text);
 
+    /** Types `keys`, then waits until the client sees `text` selected in the active file. */
+    async function typeSelecting(keys: string, text: string) {
+      await scene.vim.type(keys);
+      await selected(text);
+    }
+
     /** A blockwise Visual selection from where the keys `start` go, stretched by `motion`. */
     async function selectBlock(start: string, motion: string) {
       await scene.vim.type(start);
@@ -80,30 +86,24 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
     });
 
     test('a Visual selection is the selected text; leaving Visual mode clears it', async () => {
-      await scene.vim.type('0vf ');
-      await selected('héllo ');
-      await scene.vim.type('j');
-      await selected('héllo 文件 x\nthird ');
+      await typeSelecting('0vf ', 'héllo ');
+      await typeSelecting('j', 'héllo 文件 x\nthird ');
       await scene.vim.keys('Escape');
       await active((f) => f.selectedText === undefined && f.cursor?.line === 3);
-      await scene.vim.type('ggVj');
-      await selected('first line\nhéllo 文件 x');
+      await typeSelecting('ggVj', 'first line\nhéllo 文件 x');
       await scene.vim.keys('Escape');
       // Blockwise: screen columns 2 to 3 of both lines, `é` being one of them.
       await selectBlock('gg0l', 'jl');
       await selected('ir\nél');
       // To the end of each line.
-      await scene.vim.type('$');
-      await selected('irst line\néllo 文件 x');
+      await typeSelecting('$', 'irst line\néllo 文件 x');
       await scene.vim.keys('Escape');
     });
 
     test('Select mode selects as Visual mode does; a blockwise selection keeps the tabs it covers', async () => {
-      await scene.vim.type('gg0lgh');
-      await selected('i');
+      await typeSelecting('gg0lgh', 'i');
       await scene.vim.keys('Escape');
-      await scene.vim.type('2GgH');
-      await selected('héllo 文件 x');
+      await typeSelecting('2GgH', 'héllo 文件 x');
       await scene.vim.keys('Escape');
       // Screen columns 9 to 17 (tabstop 8): `a`, `b`, the tab at 11–16 and `c` of line 4.
       await selectBlock('4G0l', 'j8l');
