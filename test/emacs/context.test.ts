@@ -167,13 +167,19 @@ describe(
         await scene.started.press('M-<', 'C-n', 'C-Space', 'C-n', 'C-n');
         await send();
         await wire.paramsOf('at_mentioned', 1);
+        // C-g while the command still runs would quit it and leave the region active: wait
+        // until Emacs answers again, the command done and the user told.
+        await waitFor('the user told the lines were sent', async () =>
+          (await messages()).includes('Tandem: lines 2–3 of lines.txt sent to Claude Code.')
+            ? true
+            : undefined,
+        );
         await scene.started.press('C-g');
         await send();
         assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
           { filePath: file, lineStart: 1, lineEnd: 2 },
           { filePath: file },
         ]);
-        assert.match(await messages(), /Tandem: lines 2–3 of lines\.txt sent to Claude Code\./);
       } finally {
         await wire.close();
       }
