@@ -13,6 +13,7 @@ import {
   EmacsSession,
   emacsSkipReason,
   Sandbox,
+  suiteInSandbox,
   waitFor,
   type IdeContext,
   type RealClient,
@@ -137,55 +138,48 @@ describe(
   'M-x tandem-send-to-claude puts the region’s lines or the file in Claude Code’s prompt',
   { skip },
   () => {
-    const scene = {} as { sandbox: Sandbox; emacs: EmacsSession; file: string };
-
-    before(async () => {
-      scene.sandbox = new Sandbox();
-      scene.file = path.join(scene.sandbox.workspace, 'lines.txt');
-      writeFileSync(scene.file, 'one\ntwo\nthree\nfour\n');
-      scene.emacs = await EmacsSession.start(scene.sandbox, { tandem: true });
-    });
-    after(async () => {
-      await scene.emacs?.close();
-      scene.sandbox?.remove();
-    });
-
-    const messages = () => scene.emacs.text(`(with-current-buffer "*Messages*" (buffer-string))`);
+    const scene = suiteInSandbox({ 'lines.txt': 'one\ntwo\nthree\nfour\n' }, (sandbox) =>
+      EmacsSession.start(sandbox, { tandem: true }),
+    );
+    const messages = () => scene.started.text(`(with-current-buffer "*Messages*" (buffer-string))`);
     async function send(): Promise<void> {
-      await scene.emacs.press('M-x');
-      await scene.emacs.type('tandem-send-to-claude');
-      await scene.emacs.press('Enter');
+      await scene.started.press('M-x');
+      await scene.started.type('tandem-send-to-claude');
+      await scene.started.press('Enter');
     }
 
     test('without Claude Code the user is told, and with it the region’s lines and the file reach it as at_mentioned', async () => {
-      await scene.emacs.press('C-x', 'C-f');
-      await scene.emacs.type(scene.file);
-      await scene.emacs.press('Enter');
+      const file = path.join(scene.sandbox.workspace, 'lines.txt');
+      await scene.started.press('C-x', 'C-f');
+      await scene.started.type(file);
+      await scene.started.press('Enter');
       await waitFor('lines.txt visited', async () =>
-        (await scene.emacs.text('(or (buffer-file-name (window-buffer (selected-window))) "")')) ===
-        scene.file
+        (await scene.started.text(
+          '(or (buffer-file-name (window-buffer (selected-window))) "")',
+        )) === file
           ? true
           : undefined,
       );
       await send();
-      await waitFor('the user told', async () =>
-        (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
-          ? true
-          : undefined,
-      );
-      const wire = await ClaudeWire.connectByLock(scene.sandbox.claudeConfigDir);
+      const wire = await ClaudeWire.connectAfterRefusal(messages, scene.sandbox.claudeConfigDir);
       try {
         // The region from line 2's start to line 4's start: lines 2 and 3.
-        await scene.emacs.press('M-<', 'C-n', 'C-Space', 'C-n', 'C-n');
+        await scene.started.press('M-<', 'C-n', 'C-Space', 'C-n', 'C-n');
         await send();
         await wire.paramsOf('at_mentioned', 1);
-        await scene.emacs.press('C-g');
+        // C-g while the command still runs would quit it and leave the region active: wait
+        // until Emacs answers again, the command done and the user told.
+        await waitFor('the user told the lines were sent', async () =>
+          (await messages()).includes('Tandem: lines 2–3 of lines.txt sent to Claude Code.')
+            ? true
+            : undefined,
+        );
+        await scene.started.press('C-g');
         await send();
         assert.deepEqual(await wire.paramsOf('at_mentioned', 2), [
-          { filePath: scene.file, lineStart: 1, lineEnd: 2 },
-          { filePath: scene.file },
+          { filePath: file, lineStart: 1, lineEnd: 2 },
+          { filePath: file },
         ]);
-        assert.match(await messages(), /Tandem: lines 2–3 of lines\.txt sent to Claude Code\./);
       } finally {
         await wire.close();
       }

@@ -14,6 +14,7 @@ import {
   NeovimSession,
   neovimSkipReason,
   Sandbox,
+  suiteInSandbox,
   waitFor,
   type ClientKind,
   type IdeContext,
@@ -217,37 +218,21 @@ describe(
   '`:Tandem send` puts the file or the selected lines in Claude Code’s prompt',
   { skip },
   () => {
-    let sandbox: Sandbox;
-    let session: NeovimSession;
-    let file: string;
-
-    before(async () => {
-      sandbox = new Sandbox();
-      file = path.join(sandbox.workspace, 'lines.txt');
-      writeFileSync(file, 'one\ntwo\nthree\nfour\n');
-      session = await NeovimSession.start(sandbox, { tandem: '{}' });
+    const scene = suiteInSandbox({ 'lines.txt': 'one\ntwo\nthree\nfour\n' }, async (sandbox) => {
+      const session = await NeovimSession.start(sandbox, { tandem: '{}' });
       await session.command('edit lines.txt');
+      return session;
     });
-
-    after(async () => {
-      await session?.close();
-      sandbox?.remove();
-    });
-
-    const messages = () => session.lua<string>(`return vim.fn.execute('messages')`);
+    const messages = () => scene.started.lua<string>(`return vim.fn.execute('messages')`);
 
     test('without Claude Code the user is told, and with it a range, a Visual selection and the file reach it as at_mentioned', async () => {
-      await session.command('Tandem send');
-      await waitFor('the user told', async () =>
-        (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
-          ? true
-          : undefined,
-      );
-      const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
+      await scene.started.command('Tandem send');
+      const wire = await ClaudeWire.connectAfterRefusal(messages, scene.sandbox.claudeConfigDir);
+      const file = path.join(scene.sandbox.workspace, 'lines.txt');
       try {
-        await session.command('2,3Tandem send');
-        await session.input('4GVk:Tandem send<CR>');
-        await session.command('Tandem send');
+        await scene.started.command('2,3Tandem send');
+        await scene.started.input('4GVk:Tandem send<CR>');
+        await scene.started.command('Tandem send');
         assert.deepEqual(await wire.paramsOf('at_mentioned', 3), [
           { filePath: file, lineStart: 1, lineEnd: 2 },
           { filePath: file, lineStart: 2, lineEnd: 3 },

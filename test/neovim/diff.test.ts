@@ -6,34 +6,35 @@
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   connectedClientIn,
   NeovimSession,
   neovimSkipReason,
-  Sandbox,
+  suiteInSandbox,
   waitFor,
   waitForDiffTab,
   waitForNoDiffTab,
-  type RealClient,
 } from '@tandem/testkit';
 
 const skip = neovimSkipReason({ sidecar: true });
 
 /** Neovim with Tandem and a connected real Gemini client, for the tests of one block. */
 function neovimWithGemini() {
-  const scene = {} as { sandbox: Sandbox; session: NeovimSession; gemini: RealClient };
-  before(async () => {
-    scene.sandbox = new Sandbox();
-    scene.session = await NeovimSession.start(scene.sandbox, { tandem: '{}' });
-    scene.gemini = await connectedClientIn(scene.sandbox, 'gemini');
+  return suiteInSandbox({}, async (sandbox) => {
+    const session = await NeovimSession.start(sandbox, { tandem: '{}' });
+    try {
+      const gemini = await connectedClientIn(sandbox, 'gemini');
+      const close = async () => {
+        await gemini.kill();
+        await session.close();
+      };
+      return { session, gemini, close };
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
   });
-  after(async () => {
-    await scene.gemini?.kill();
-    await scene.session?.close();
-    scene.sandbox?.remove();
-  });
-  return scene;
 }
 
 describe('diff views in Neovim', { skip }, () => {
@@ -43,9 +44,9 @@ describe('diff views in Neovim', { skip }, () => {
   async function propose(name: string, disk: string | null, proposal: string) {
     const filePath = path.join(scene.sandbox.workspace, name);
     if (disk !== null) writeFileSync(filePath, disk);
-    const diff = scene.gemini.openDiff(filePath, proposal);
+    const diff = scene.started.gemini.openDiff(filePath, proposal);
     await diff.opened;
-    const tab = await waitForDiffTab(scene.session);
+    const tab = await waitForDiffTab(scene.started.session);
     return { filePath, diff, tab };
   }
 
@@ -77,35 +78,35 @@ describe('diff views in Neovim', { skip }, () => {
     );
     assert.equal(left?.filetype, 'python');
     assert.equal(right?.filetype, 'python');
-    await scene.session.input(':TandemReject<CR>');
+    await scene.started.session.input(':TandemReject<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   test(":wq accepts, with the user's edits to the proposal, and closes the tab", async () => {
     const { diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
-    await scene.session.input('Goedited in Neovim<Esc>');
-    await scene.session.input(':wq<CR>');
+    await scene.started.session.input('Goedited in Neovim<Esc>');
+    await scene.started.session.input(':wq<CR>');
     assert.deepEqual(await diff.result, {
       status: 'accepted',
       content: 'alpha\nBETA\nedited in Neovim\n',
     });
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   test(':wq of an emptied proposal keeps the tab, with the reason, and the CLI waits', async () => {
     const { diff } = await propose('notes.txt', 'alpha\n', 'ALPHA\n');
-    await scene.session.input('ggdG:wq<CR>');
+    await scene.started.session.input('ggdG:wq<CR>');
     await waitFor('the reason', async () =>
-      /empty/i.test(await scene.session.lua<string>(`return vim.fn.execute('messages')`))
+      /empty/i.test(await scene.started.session.lua<string>(`return vim.fn.execute('messages')`))
         ? true
         : undefined,
     );
-    assert.equal((await scene.session.currentTab()).windows.length, 2);
-    assert.equal((await scene.session.status()).diffs.length, 1);
-    await scene.session.input(':q!<CR>');
+    assert.equal((await scene.started.session.currentTab()).windows.length, 2);
+    assert.equal((await scene.started.session.status()).diffs.length, 1);
+    await scene.started.session.input(':q!<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   const rejects: [string, string][] = [
@@ -115,42 +116,42 @@ describe('diff views in Neovim', { skip }, () => {
   for (const [gesture, keys] of rejects) {
     test(`${gesture} rejects`, async () => {
       const { diff } = await propose('notes.txt', 'alpha\nbeta\n', 'alpha\nBETA\n');
-      await scene.session.input(keys);
+      await scene.started.session.input(keys);
       assert.deepEqual(await diff.result, { status: 'rejected' });
-      await waitForNoDiffTab(scene.session);
+      await waitForNoDiffTab(scene.started.session);
     });
   }
 
   test('an edited proposal is not lost to a plain :q (Neovim refuses; :q! rejects)', async () => {
     const { diff } = await propose('notes.txt', 'alpha\n', 'ALPHA\n');
-    await scene.session.input('Aedit<Esc>:q<CR>');
-    assert.equal((await scene.session.currentTab()).windows.length, 2);
-    await scene.session.input(':q!<CR>');
+    await scene.started.session.input('Aedit<Esc>:q<CR>');
+    assert.equal((await scene.started.session.currentTab()).windows.length, 2);
+    await scene.started.session.input(':q!<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   test('a diff answered once gets no second answer: the next diff of that file waits for its own', async () => {
     const first = await propose('notes.txt', 'one\n', 'two\n');
-    await scene.session.input(':wq<CR>');
+    await scene.started.session.input(':wq<CR>');
     assert.equal((await first.diff.result).status, 'accepted');
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
     const second = await propose('notes.txt', 'one\n', 'three\n');
-    const tab = await scene.session.currentTab();
+    const tab = await scene.started.session.currentTab();
     assert.deepEqual(tab.windows[1]?.lines, ['three']);
-    assert.deepEqual((await scene.session.status()).diffs.length, 1);
-    await scene.session.input(':TandemReject<CR>');
+    assert.deepEqual((await scene.started.session.status()).diffs.length, 1);
+    await scene.started.session.input(':TandemReject<CR>');
     assert.equal((await second.diff.result).status, 'rejected');
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   test("a diff in Neovim's only tab leaves an empty window behind", async () => {
     const { diff } = await propose('notes.txt', 'a\n', 'b\n');
-    await scene.session.command('tabonly');
-    await scene.session.input(':w<CR>');
+    await scene.started.session.command('tabonly');
+    await scene.started.session.input(':w<CR>');
     assert.equal((await diff.result).status, 'accepted');
     const tab = await waitFor('the diff to be gone', async () => {
-      const view = await scene.session.currentTab();
+      const view = await scene.started.session.currentTab();
       return view.windows.length === 1 && view.windows[0]?.buftype === '' ? view : undefined;
     });
     assert.deepEqual(tab.windows[0]?.lines, ['']);
@@ -164,16 +165,16 @@ describe('diff views in Neovim', { skip }, () => {
     assert.match(left?.label ?? '', /New file: src\/fresh\.md/);
     assert.deepEqual(right?.lines, ['# Fresh', '', 'New text.']);
     assert.equal(right?.filetype, 'markdown');
-    await scene.session.input(':w<CR>');
+    await scene.started.session.input(':w<CR>');
     assert.deepEqual(await diff.result, { status: 'accepted', content: '# Fresh\n\nNew text.\n' });
     assert.equal(existsSync(filePath), false, 'Neovim must not write the file: the CLI does');
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   test('a proposal is untrusted text: its modelines set nothing', async () => {
     // An unknown file type: filetype detection runs in the proposal's buffer. Modelines are on
     // as for every user but root (the view's scratch buffers are 'nomodeline' all the same).
-    await scene.session.lua('vim.o.modeline = true');
+    await scene.started.session.lua('vim.o.modeline = true');
     const { diff, tab } = await propose(
       'notes.untyped',
       'vim: set shiftwidth=6 :\n',
@@ -181,68 +182,68 @@ describe('diff views in Neovim', { skip }, () => {
     );
     assert.equal(tab.windows[1]?.current, true);
     const options = `return { vim.bo.shiftwidth, vim.bo.modeline }`;
-    assert.deepEqual(await scene.session.lua(options), [8, false]);
-    await scene.session.input(':TandemReject<CR>');
+    assert.deepEqual(await scene.started.session.lua(options), [8, false]);
+    await scene.started.session.input(':TandemReject<CR>');
     assert.equal((await diff.result).status, 'rejected');
-    await waitForNoDiffTab(scene.session);
-    await scene.session.lua('vim.o.modeline = false');
+    await waitForNoDiffTab(scene.started.session);
+    await scene.started.session.lua('vim.o.modeline = false');
   });
 
   test('the text keeps a missing final newline and CRLF line endings', async () => {
     const noNewline = await propose('plain.txt', 'a', 'a\nb');
-    await scene.session.input(':w<CR>');
+    await scene.started.session.input(':w<CR>');
     assert.deepEqual(await noNewline.diff.result, { status: 'accepted', content: 'a\nb' });
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
     const crlf = await propose('dos.txt', 'a\r\n', 'a\r\nb\r\n');
     assert.deepEqual(crlf.tab.windows[1]?.lines, ['a', 'b']);
-    await scene.session.input(':w<CR>');
+    await scene.started.session.input(':w<CR>');
     assert.deepEqual(await crlf.diff.result, { status: 'accepted', content: 'a\r\nb\r\n' });
-    await waitForNoDiffTab(scene.session);
+    await waitForNoDiffTab(scene.started.session);
   });
 
   test('after the CLI writes an accepted file, its unmodified buffer shows the new text', async () => {
     const filePath = path.join(scene.sandbox.workspace, 'reloaded.txt');
     writeFileSync(filePath, 'old text\n');
-    await scene.session.command(`edit ${filePath}`);
-    const buffer = await scene.session.lua<number>('return vim.api.nvim_get_current_buf()');
-    const diff = scene.gemini.openDiff(filePath, 'new text\n');
+    await scene.started.session.command(`edit ${filePath}`);
+    const buffer = await scene.started.session.lua<number>('return vim.api.nvim_get_current_buf()');
+    const diff = scene.started.gemini.openDiff(filePath, 'new text\n');
     await diff.opened;
-    await waitForDiffTab(scene.session);
-    await scene.session.input(':w<CR>');
+    await waitForDiffTab(scene.started.session);
+    await scene.started.session.input(':w<CR>');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
     writeFileSync(filePath, result.content ?? ''); // what the CLI does after an accept
     await waitFor('the buffer to show the new text', async () => {
-      const lines = await scene.session.lines(buffer);
+      const lines = await scene.started.session.lines(buffer);
       return lines.join('\n') === 'new text' ? true : undefined;
     });
-    assert.equal(await scene.session.lua('return vim.bo[...].modified', [buffer]), false);
-    await scene.session.command('bwipeout!');
+    assert.equal(await scene.started.session.lua('return vim.bo[...].modified', [buffer]), false);
+    await scene.started.session.command('bwipeout!');
   });
 
   test('unsaved changes: the user is warned in the view, and their text is never overwritten', async () => {
     const filePath = path.join(scene.sandbox.workspace, 'draft.txt');
     writeFileSync(filePath, 'saved line\n');
-    await scene.session.command(`edit ${filePath}`);
-    const buffer = await scene.session.lua<number>('return vim.api.nvim_get_current_buf()');
-    await scene.session.input('ccmy unsaved line<Esc>');
-    const diff = scene.gemini.openDiff(filePath, 'proposed line\n');
+    await scene.started.session.command(`edit ${filePath}`);
+    const buffer = await scene.started.session.lua<number>('return vim.api.nvim_get_current_buf()');
+    await scene.started.session.input('ccmy unsaved line<Esc>');
+    const diff = scene.started.gemini.openDiff(filePath, 'proposed line\n');
     await diff.opened;
-    const tab = await waitForDiffTab(scene.session);
+    const tab = await waitForDiffTab(scene.started.session);
     const [left] = tab.windows;
     assert.deepEqual(left?.lines, ['saved line']);
     assert.match(left?.label ?? '', /On disk: draft\.txt · .*your unsaved edits are not shown/);
-    await scene.session.input(':w<CR>');
+    await scene.started.session.input(':w<CR>');
     const result = await diff.result;
     assert.equal(result.status, 'accepted');
     writeFileSync(filePath, result.content ?? '');
     await waitFor('the warning that the buffer kept its changes', async () => {
-      const messages = await scene.session.lua<string>(`return vim.fn.execute('messages')`);
+      const messages = await scene.started.session.lua<string>(`return vim.fn.execute('messages')`);
       return messages.includes('unsaved changes that were kept') ? true : undefined;
     });
-    assert.deepEqual(await scene.session.lines(buffer), ['my unsaved line']);
-    assert.equal(await scene.session.lua('return vim.bo[...].modified', [buffer]), true);
-    await scene.session.command('bwipeout!');
+    assert.deepEqual(await scene.started.session.lines(buffer), ['my unsaved line']);
+    assert.equal(await scene.started.session.lua('return vim.bo[...].modified', [buffer]), true);
+    await scene.started.session.command('bwipeout!');
   });
 
   test('Qwen Code closing a diff the user edited: the edits, which it does not write, stay in a buffer', async () => {
@@ -252,19 +253,19 @@ describe('diff views in Neovim', { skip }, () => {
       writeFileSync(filePath, 'one\n');
       const diff = qwen.openDiff(filePath, 'two\n');
       await diff.opened;
-      await waitForDiffTab(scene.session);
-      await scene.session.input('Amine<Esc>');
+      await waitForDiffTab(scene.started.session);
+      await scene.started.session.input('Amine<Esc>');
       await qwen.resolveDiffFromCli(filePath, 'accepted');
       await diff.result;
-      await waitForNoDiffTab(scene.session);
+      await waitForNoDiffTab(scene.started.session);
       const kept = await waitFor('the buffer with the edits', async () => {
-        const buf = await scene.session.lua<number>('return vim.fn.bufnr(...)', [
+        const buf = await scene.started.session.lua<number>('return vim.fn.bufnr(...)', [
           `${filePath} (your edits)`,
         ]);
         return buf > 0 ? buf : undefined;
       });
-      assert.deepEqual(await scene.session.lines(kept), ['twomine']);
-      const messages = await scene.session.lua<string>(`return vim.fn.execute('messages')`);
+      assert.deepEqual(await scene.started.session.lines(kept), ['twomine']);
+      const messages = await scene.started.session.lua<string>(`return vim.fn.execute('messages')`);
       assert.match(
         messages,
         new RegExp(`your edits to kept\\.txt were not written: :buffer ${kept}`),
@@ -275,14 +276,14 @@ describe('diff views in Neovim', { skip }, () => {
       await waitFor(
         'the outcome in the messages',
         async () => {
-          const now = await scene.session.lua<string>(`return vim.fn.execute('messages')`);
+          const now = await scene.started.session.lua<string>(`return vim.fn.execute('messages')`);
           return now.includes('Tandem: Qwen Code wrote its own proposal to kept.txt')
             ? true
             : undefined;
         },
         60_000,
       );
-      await scene.session.command(`bwipeout ${kept}`);
+      await scene.started.session.command(`bwipeout ${kept}`);
     } finally {
       await qwen.kill();
     }
@@ -292,30 +293,30 @@ describe('diff views in Neovim', { skip }, () => {
     const qwen = await connectedClientIn(scene.sandbox, 'qwen');
     try {
       await waitFor('both CLIs in the status', async () =>
-        (await scene.session.status()).clients.length === 2 ? true : undefined,
+        (await scene.started.session.status()).clients.length === 2 ? true : undefined,
       );
       // Both propose a change to the same file.
       const fromGemini = await propose('one.txt', '1\n', 'one\n');
       const fromQwen = qwen.openDiff(fromGemini.filePath, 'two\n');
       await fromQwen.opened;
       await waitFor('two diff tabs', async () =>
-        (await scene.session.currentTab()).tabs === 3 ? true : undefined,
+        (await scene.started.session.currentTab()).tabs === 3 ? true : undefined,
       );
-      const current = await waitForDiffTab(scene.session);
+      const current = await waitForDiffTab(scene.started.session);
       assert.deepEqual(current.windows[1]?.lines, ['two']);
       assert.match(current.windows[1]?.label ?? '', /Qwen/);
-      await scene.session.input(':w<CR>');
+      await scene.started.session.input(':w<CR>');
       assert.deepEqual(await fromQwen.result, { status: 'accepted', content: 'two\n' });
       const back = await waitFor('the first diff tab', async () => {
-        const tab = await scene.session.currentTab();
+        const tab = await scene.started.session.currentTab();
         return tab.tabs === 2 && tab.windows[1]?.lines[0] === 'one' ? tab : undefined;
       });
       assert.equal(back.windows.length, 2);
       // Still pending: accepting the other diff did not answer this one.
-      assert.equal((await scene.session.status()).diffs.length, 1);
-      await scene.session.input(':q<CR>');
+      assert.equal((await scene.started.session.status()).diffs.length, 1);
+      await scene.started.session.input(':q<CR>');
       assert.equal((await fromGemini.diff.result).status, 'rejected');
-      await waitForNoDiffTab(scene.session);
+      await waitForNoDiffTab(scene.started.session);
     } finally {
       await qwen.kill();
     }
@@ -328,13 +329,13 @@ describe(':TandemStop with a diff open', { skip }, () => {
   test('rejects it and closes the view', async () => {
     const filePath = path.join(scene.sandbox.workspace, 'stopped.txt');
     writeFileSync(filePath, 'a\n');
-    const diff = scene.gemini.openDiff(filePath, 'b\n');
+    const diff = scene.started.gemini.openDiff(filePath, 'b\n');
     await diff.opened;
-    await waitForDiffTab(scene.session);
-    await scene.session.command('TandemStop');
+    await waitForDiffTab(scene.started.session);
+    await scene.started.session.command('TandemStop');
     assert.deepEqual(await diff.result, { status: 'rejected' });
     await waitFor('the view to close', async () =>
-      (await scene.session.currentTab()).tabs === 1 ? true : undefined,
+      (await scene.started.session.currentTab()).tabs === 1 ? true : undefined,
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   ClaudeWire,
   connectedClientIn,
   Sandbox,
+  suiteInSandbox,
   VimSession,
   vimSkipReason,
   waitFor,
@@ -60,6 +61,12 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
     /** Waits until the client sees `text` selected in the active file. */
     const selected = (text: string) => active((f) => f.selectedText === text);
 
+    /** Types `keys`, then waits until the client sees `text` selected in the active file. */
+    async function typeSelecting(keys: string, text: string) {
+      await scene.vim.type(keys);
+      await selected(text);
+    }
+
     /** A blockwise Visual selection from where the keys `start` go, stretched by `motion`. */
     async function selectBlock(start: string, motion: string) {
       await scene.vim.type(start);
@@ -79,30 +86,24 @@ for (const kind of ['gemini', 'qwen'] as ClientKind[]) {
     });
 
     test('a Visual selection is the selected text; leaving Visual mode clears it', async () => {
-      await scene.vim.type('0vf ');
-      await selected('héllo ');
-      await scene.vim.type('j');
-      await selected('héllo 文件 x\nthird ');
+      await typeSelecting('0vf ', 'héllo ');
+      await typeSelecting('j', 'héllo 文件 x\nthird ');
       await scene.vim.keys('Escape');
       await active((f) => f.selectedText === undefined && f.cursor?.line === 3);
-      await scene.vim.type('ggVj');
-      await selected('first line\nhéllo 文件 x');
+      await typeSelecting('ggVj', 'first line\nhéllo 文件 x');
       await scene.vim.keys('Escape');
       // Blockwise: screen columns 2 to 3 of both lines, `é` being one of them.
       await selectBlock('gg0l', 'jl');
       await selected('ir\nél');
       // To the end of each line.
-      await scene.vim.type('$');
-      await selected('irst line\néllo 文件 x');
+      await typeSelecting('$', 'irst line\néllo 文件 x');
       await scene.vim.keys('Escape');
     });
 
     test('Select mode selects as Visual mode does; a blockwise selection keeps the tabs it covers', async () => {
-      await scene.vim.type('gg0lgh');
-      await selected('i');
+      await typeSelecting('gg0lgh', 'i');
       await scene.vim.keys('Escape');
-      await scene.vim.type('2GgH');
-      await selected('héllo 文件 x');
+      await typeSelecting('2GgH', 'héllo 文件 x');
       await scene.vim.keys('Escape');
       // Screen columns 9 to 17 (tabstop 8): `a`, `b`, the tab at 11–16 and `c` of line 4.
       await selectBlock('4G0l', 'j8l');
@@ -154,42 +155,29 @@ describe(
   '`:Tandem send` puts the file or the selected lines in Claude Code’s prompt',
   { skip },
   () => {
-    const scene = {} as { sandbox: Sandbox; vim: VimSession; file: string };
-
-    before(async () => {
-      scene.sandbox = new Sandbox();
-      scene.file = path.join(scene.sandbox.workspace, 'lines.txt');
-      writeFileSync(scene.file, 'one\ntwo\nthree\nfour\n');
-      scene.vim = await VimSession.start(scene.sandbox, { args: ['lines.txt'] });
-      await scene.vim.waitForState('running');
+    const scene = suiteInSandbox({ 'lines.txt': 'one\ntwo\nthree\nfour\n' }, async (sandbox) => {
+      const vim = await VimSession.start(sandbox, { args: ['lines.txt'] });
+      await vim.waitForState('running');
+      return vim;
     });
-    after(async () => {
-      await scene.vim?.close();
-      scene.sandbox?.remove();
-    });
-
-    const messages = () => scene.vim.eval<string>(`execute('messages')`);
+    const messages = () => scene.started.eval<string>(`execute('messages')`);
 
     test('without Claude Code the user is told, and with it a range, a Visual selection and the file reach it as at_mentioned', async () => {
-      await scene.vim.command('Tandem send');
-      await waitFor('the user told', async () =>
-        (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
-          ? true
-          : undefined,
-      );
-      const wire = await ClaudeWire.connectByLock(scene.sandbox.claudeConfigDir);
+      await scene.started.command('Tandem send');
+      const wire = await ClaudeWire.connectAfterRefusal(messages, scene.sandbox.claudeConfigDir);
+      const file = path.join(scene.sandbox.workspace, 'lines.txt');
       try {
         // Each waited for: the typed keys and the scripted commands reach Vim by different ways.
-        await scene.vim.command('2,3Tandem send');
+        await scene.started.command('2,3Tandem send');
         await wire.paramsOf('at_mentioned', 1);
-        await scene.vim.type('4GVk');
-        await scene.vim.ex('Tandem send');
+        await scene.started.type('4GVk');
+        await scene.started.ex('Tandem send');
         await wire.paramsOf('at_mentioned', 2);
-        await scene.vim.command('Tandem send');
+        await scene.started.command('Tandem send');
         assert.deepEqual(await wire.paramsOf('at_mentioned', 3), [
-          { filePath: scene.file, lineStart: 1, lineEnd: 2 },
-          { filePath: scene.file, lineStart: 2, lineEnd: 3 },
-          { filePath: scene.file },
+          { filePath: file, lineStart: 1, lineEnd: 2 },
+          { filePath: file, lineStart: 2, lineEnd: 3 },
+          { filePath: file },
         ]);
         assert.match(await messages(), /Tandem: lines 2–3 of lines\.txt sent to Claude Code\./);
       } finally {

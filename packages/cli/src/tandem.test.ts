@@ -61,12 +61,7 @@ async function startConnected(
   const editor = new BridgeEditor(environment);
   let client: RealClient | undefined;
   try {
-    const reply = await editor.request('initialize', {
-      protocol: { min: '1.0', max: '1.3' },
-      editor: { name: 'cache-test', displayName: 'Cache Test', pid: process.pid },
-      workspaceFolders: [sandbox.workspace],
-    });
-    assert.equal(reply.error, undefined);
+    await editor.initialize(sandbox.workspace, { name: 'cache-test', displayName: 'Cache Test' });
     client = await realClientIn(sandbox, 'gemini');
     const state = await client.connect();
     assert.equal(state.status, 'connected', state.details);
@@ -144,12 +139,7 @@ describe('a sidecar no Claude Code has reached', () => {
       editor.stderr.some((line) => line.includes('Module._load REQUEST') && line.includes(bundle));
     let wire: ClaudeWire | undefined;
     try {
-      const reply = await editor.request('initialize', {
-        protocol: { min: '1.0', max: '1.3' },
-        editor: { name: 'lazy-test', displayName: 'Lazy Test', pid: process.pid },
-        workspaceFolders: [sandbox.workspace],
-      });
-      assert.equal(reply.error, undefined);
+      await editor.initialize(sandbox.workspace, { name: 'lazy-test', displayName: 'Lazy Test' });
       assert.ok(required('bridge'), 'the module log names the bundles required');
       assert.equal(required('claude-sessions'), false);
       const locks = await readdir(join(sandbox.claudeConfigDir, 'ide'));

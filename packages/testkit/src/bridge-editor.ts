@@ -58,6 +58,23 @@ export class BridgeEditor {
     return reply;
   }
 
+  /**
+   * `initialize` as `editor` with `workspace` open, speaking protocol `min` to `max`; throws the
+   * bridge's error when it refuses.
+   */
+  async initialize(
+    workspace: string,
+    editor: { name: string; displayName: string },
+    { min = '1.0', max = '1.3' } = {},
+  ): Promise<void> {
+    const reply = await this.request('initialize', {
+      protocol: { min, max },
+      editor: { ...editor, pid: process.pid },
+      workspaceFolders: [workspace],
+    });
+    if (reply.error) throw new Error(`initialize: ${reply.error.message}`);
+  }
+
   notify(method: string, params: object): void {
     this.sendLine(JSON.stringify({ jsonrpc: '2.0', method, params }));
   }

@@ -1,17 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { WebSocket } from 'ws';
+import type { WireMessage } from '@tandem/inspect';
 import { waitFor } from './wait.js';
-
-/** A JSON-RPC message as it travels. */
-export interface WireMessage {
-  jsonrpc: '2.0';
-  id?: number | string | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string };
-}
 
 /** A lock file of `<claudeConfigDir>/ide/`, as Claude Code reads it. */
 export interface ClaudeLock {
@@ -108,6 +99,22 @@ export class ClaudeWire {
     if (locks.length !== 1) throw new Error(`not one lock file in ${claudeConfigDir}: ${locks}`);
     const lock = await readClaudeLock(claudeConfigDir, Number.parseInt(locks[0]!, 10));
     return (await ClaudeWire.connect(lock.port, lock.authToken)).wire;
+  }
+
+  /**
+   * Waits until the editor told its user that no Claude Code is connected (`messages()` reads
+   * what it showed), then connects as {@link connectByLock} does.
+   */
+  static async connectAfterRefusal(
+    messages: () => Promise<string>,
+    claudeConfigDir: string,
+  ): Promise<ClaudeWire> {
+    await waitFor('the user told', async () =>
+      (await messages()).includes('Tandem: no Claude Code is connected to this editor.')
+        ? true
+        : undefined,
+    );
+    return ClaudeWire.connectByLock(claudeConfigDir);
   }
 
   /** The params of the first `count` notifications `method`, once that many came. */

@@ -7,7 +7,7 @@ import type { ClientKind, RealClient } from './real-clients/real-client.js';
 import { startRealClient } from './real-clients/real-client.js';
 import type { Sandbox } from './sandbox.js';
 
-export { inOwnSandbox, Sandbox } from './sandbox.js';
+export { inOwnSandbox, Sandbox, suiteInSandbox, type SuiteScene } from './sandbox.js';
 export { waitFor, waitUntil } from './wait.js';
 export { fuzzSeed, seededRandom, type SeededRandom } from './seeded-random.js';
 export { installed, missing, needsProgram } from './needs.js';

@@ -6,9 +6,11 @@ import {
   realpathSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 
 /** Variables a test process may have inherited that would change what an editor or a CLI finds. */
 const INHERITED_REMOVED = [
@@ -139,4 +141,35 @@ export async function inOwnSandbox<T extends { close(): Promise<void> }>(
   } finally {
     sandbox.remove();
   }
+}
+
+/** What {@link suiteInSandbox} sets up for the tests of a suite. */
+export interface SuiteScene<T> {
+  sandbox: Sandbox;
+  started: T;
+}
+
+/**
+ * For the suite being declared: before its tests, a sandbox whose workspace holds `files` (name
+ * to text) and what `start` starts there (an editor session, say); after them, that closed and
+ * the sandbox removed. The tests read the returned scene.
+ */
+export function suiteInSandbox<T extends { close(): Promise<void> }>(
+  files: Record<string, string>,
+  start: (sandbox: Sandbox) => Promise<T>,
+): SuiteScene<T> {
+  const scene = {} as Partial<SuiteScene<T>>;
+  before(async () => {
+    const sandbox = new Sandbox();
+    scene.sandbox = sandbox;
+    for (const [name, text] of Object.entries(files)) {
+      writeFileSync(path.join(sandbox.workspace, name), text);
+    }
+    scene.started = await start(sandbox);
+  });
+  after(async () => {
+    await scene.started?.close();
+    scene.sandbox?.remove();
+  });
+  return scene as SuiteScene<T>;
 }

@@ -10,6 +10,7 @@ import {
   readClaudeLock,
   RecordingEditor,
   Sandbox,
+  type ClaudeLock,
   waitFor,
   waitUntil,
 } from '@tandem/testkit';
@@ -41,6 +42,28 @@ async function refusal(
   }
 }
 
+/** What a case with an engine of its own gets: its folders, the engine and its lock file. */
+interface OwnEngine {
+  own: Sandbox;
+  engine: Engine;
+  lock: ClaudeLock;
+}
+
+/** Runs `body` with an engine of its own for `editor`, then stops it and removes its folders. */
+async function withOwnEngine(
+  editor: RecordingEditor,
+  body: (scene: OwnEngine) => Promise<void>,
+): Promise<void> {
+  const own = new Sandbox();
+  const engine = await startEngine(own, editor);
+  try {
+    await body({ own, engine, lock: await readClaudeLock(own.claudeConfigDir, engine.claudePort) });
+  } finally {
+    await engine.stop();
+    own.remove();
+  }
+}
+
 describe('the Claude Code binding, with a WebSocket client made as the CLI makes it', () => {
   let sandbox: Sandbox;
   let editor: RecordingEditor;
@@ -59,6 +82,15 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     await engine.stop();
     sandbox.remove();
   });
+
+  /** A new connection whose `openDiff` of `<name>.txt` is shown in the editor and waits. */
+  async function waitingDiff(name: string) {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const file = path.join(sandbox.workspace, `${name}.txt`);
+    const pending = wire.callTool('openDiff', openDiffArgs(file, `${name}\n`, `tab-${name}`));
+    const diff = await waitFor(`diff ${name}`, () => editor.diffFor(file));
+    return { wire, pending, diff };
+  }
 
   it('writes the lock file Claude Code reads, 0600 in a 0700 folder, and names its port to terminals', async () => {
     const lock = await readClaudeLock(sandbox.claudeConfigDir, engine.claudePort);
@@ -153,10 +185,7 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
   });
 
   it('closes a diff answered in the terminal on close_tab, and its call still gets an answer', async () => {
-    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
-    const file = path.join(sandbox.workspace, 'c.txt');
-    const pending = wire.callTool('openDiff', openDiffArgs(file, 'c\n', 'tab-c'));
-    const diff = await waitFor('diff c', () => editor.diffFor(file));
+    const { wire, pending, diff } = await waitingDiff('c');
     assert.deepEqual((await wire.callTool('close_tab', { tab_name: 'tab-c' })).texts, [
       'TAB_CLOSED',
     ]);
@@ -170,10 +199,7 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
   });
 
   it('rejects every waiting diff on closeAllDiffTabs', async () => {
-    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
-    const file = path.join(sandbox.workspace, 'd.txt');
-    const pending = wire.callTool('openDiff', openDiffArgs(file, 'd\n', 'tab-d'));
-    const diff = await waitFor('diff d', () => editor.diffFor(file));
+    const { wire, pending, diff } = await waitingDiff('d');
     assert.deepEqual((await wire.callTool('closeAllDiffTabs', {})).texts, ['CLOSED_1_DIFF_TABS']);
     assert.deepEqual((await pending).texts, ['DIFF_REJECTED', 'tab-d']);
     assert.ok(editor.closed.includes(diff.id));
@@ -181,10 +207,8 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
   });
 
   it('closes the diffs of a session that vanishes', async () => {
-    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
-    const file = path.join(sandbox.workspace, 'e.txt');
-    void wire.callTool('openDiff', openDiffArgs(file, 'e\n', 'tab-e')).catch(() => undefined);
-    const diff = await waitFor('diff e', () => editor.diffFor(file));
+    const { wire, pending, diff } = await waitingDiff('e');
+    pending.catch(() => undefined);
     wire.socket.terminate();
     await waitUntil('the vanished session’s diff closed', () => editor.closed.includes(diff.id));
     await waitUntil(
@@ -218,15 +242,12 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
   });
 
   it('mentions a file or lines of it as at_mentioned (lines 0-based), only to a Claude Code that listens', async () => {
-    const own = new Sandbox();
-    const mentioning = await startEngine(own, new RecordingEditor());
-    const file = path.join(own.workspace, 'm.txt');
-    try {
+    await withOwnEngine(new RecordingEditor(), async ({ own, engine: mentioning, lock }) => {
+      const file = path.join(own.workspace, 'm.txt');
       assert.deepEqual(mentioning.mention(file, { start: 2, end: 3 }), {
         ok: false,
         message: 'no Claude Code is connected to this editor.',
       });
-      const lock = await readClaudeLock(own.claudeConfigDir, mentioning.claudePort);
       // Connected, but it has not said ide_connected: it would not hear a mention yet.
       const wire = await ClaudeWire.open(
         mentioning.claudePort,
@@ -266,31 +287,27 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
         ],
       );
       await wire.close();
-    } finally {
-      await mentioning.stop();
-      own.remove();
-    }
+    });
   });
 
   it('answers getDiagnostics with what an editor that offers them shows', async () => {
-    const own = new Sandbox();
-    const file = path.join(own.workspace, 'h.ts');
     const diagnostic = {
       message: 'x is unused',
       severity: 'Warning' as const,
       range: { start: { line: 0, character: 4 }, end: { line: 0, character: 5 } },
     };
     const asked: (string | undefined)[] = [];
+    const shown: { path: string; diagnostics: (typeof diagnostic)[] }[] = [];
     const withDiagnostics = Object.assign(new RecordingEditor(), {
       diagnostics: async (path?: string) => {
         asked.push(path);
-        return [{ path: file, diagnostics: [diagnostic] }];
+        return shown;
       },
     });
-    const engine2 = await startEngine(own, withDiagnostics);
-    try {
-      const lock = await readClaudeLock(own.claudeConfigDir, engine2.claudePort);
-      const { wire } = await ClaudeWire.connect(engine2.claudePort, lock.authToken);
+    await withOwnEngine(withDiagnostics, async ({ own, engine, lock }) => {
+      const file = path.join(own.workspace, 'h.ts');
+      shown.push({ path: file, diagnostics: [diagnostic] });
+      const { wire } = await ClaudeWire.connect(engine.claudePort, lock.authToken);
       const { texts } = await wire.callTool('getDiagnostics', { uri: `file://${file}` });
       assert.deepEqual(JSON.parse(texts[0]!), [
         { uri: `file://${file}`, diagnostics: [diagnostic] },
@@ -298,25 +315,20 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
       await wire.callTool('getDiagnostics', {});
       assert.deepEqual(asked, [file, undefined]);
       await wire.close();
-    } finally {
-      await engine2.stop();
-      own.remove();
-    }
+    });
   });
 
   it('rejects a waiting diff when the engine stops, and removes the lock file', async () => {
-    const own = new Sandbox();
     const ownEditor = new RecordingEditor();
-    const stopping = await startEngine(own, ownEditor);
-    const lock = await readClaudeLock(own.claudeConfigDir, stopping.claudePort);
-    const { wire } = await ClaudeWire.connect(stopping.claudePort, lock.authToken);
-    const file = path.join(own.workspace, 'g.txt');
-    const pending = wire.callTool('openDiff', openDiffArgs(file, 'g\n', 'tab-g'));
-    await waitFor('diff g', () => ownEditor.diffFor(file));
-    await stopping.stop();
-    assert.deepEqual((await pending).texts, ['DIFF_REJECTED', 'tab-g']);
-    await assert.rejects(stat(lock.file), { code: 'ENOENT' });
-    await wire.closed();
-    own.remove();
+    await withOwnEngine(ownEditor, async ({ own, engine: stopping, lock }) => {
+      const { wire } = await ClaudeWire.connect(stopping.claudePort, lock.authToken);
+      const file = path.join(own.workspace, 'g.txt');
+      const pending = wire.callTool('openDiff', openDiffArgs(file, 'g\n', 'tab-g'));
+      await waitFor('diff g', () => ownEditor.diffFor(file));
+      await stopping.stop();
+      assert.deepEqual((await pending).texts, ['DIFF_REJECTED', 'tab-g']);
+      await assert.rejects(stat(lock.file), { code: 'ENOENT' });
+      await wire.closed();
+    });
   });
 });

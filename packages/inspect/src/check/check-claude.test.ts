@@ -6,14 +6,20 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { Engine } from '@tandem/core';
-import { RecordingEditor, Sandbox } from '@tandem/testkit';
+import { RecordingEditor, Sandbox, startEngine } from '@tandem/testkit';
 import {
   BrokenClaudeCompanion,
   CLAUDE_DEFECTS,
   type ClaudeDefect,
 } from './broken-claude-companion.fixture.js';
-import { assertFailed, assertPassed, runCheck, type PersonScript } from './check-run.fixture.js';
+import {
+  assertFailed,
+  assertPassed,
+  checkArgs,
+  checkOwnCompanion,
+  runCheck,
+  type PersonScript,
+} from './check-run.fixture.js';
 
 /** The check each defect must fail. */
 const FAILS: Record<ClaudeDefect, string> = {
@@ -57,43 +63,19 @@ function personAt(companion: BrokenClaudeCompanion): PersonScript {
   };
 }
 
-function checkArgs(workspace: string, interactive: boolean): string[] {
-  return [
-    '--cli',
-    'claude',
-    '--cwd',
-    workspace,
-    '--json',
-    '--time-limit',
-    '20',
-    ...(interactive ? ['--interactive'] : []),
-  ];
-}
-
 // A defect that keeps a diff waiting waits out a time limit: each case has folders of its own,
 // so they wait side by side.
 describe('tandem check --cli claude finds each planted defect', { concurrency: 6 }, () => {
-  async function check(defects: ClaudeDefect[]) {
-    const sandbox = new Sandbox();
-    const { workspace } = sandbox;
-    const env = sandbox.env();
-    const companion = await BrokenClaudeCompanion.start(defects, { env, workspace });
-    try {
-      const interactive = defects.length === 0 || defects.some((d) => INTERACTIVE.test(FAILS[d]));
-      const run = await runCheck(checkArgs(workspace, interactive), {
-        env,
-        cwd: workspace,
-        person: personAt(companion),
-      });
-      return { run };
-    } finally {
-      await companion.stop();
-      sandbox.remove();
-    }
+  function check(defects: ClaudeDefect[]) {
+    return checkOwnCompanion((folders) => BrokenClaudeCompanion.start(defects, folders), {
+      cliArgs: ['--cli', 'claude'],
+      interactive: defects.length === 0 || defects.some((d) => INTERACTIVE.test(FAILS[d])),
+      person: personAt,
+    });
   }
 
   it('a companion without defects passes every check, the selection and diffs included', async () => {
-    const { run } = await check([]);
+    const run = await check([]);
     assertPassed(run);
     assert.deepEqual(
       run.report?.sections.map((section) => section.name),
@@ -103,7 +85,7 @@ describe('tandem check --cli claude finds each planted defect', { concurrency: 6
 
   for (const defect of CLAUDE_DEFECTS) {
     it(`${defect}: ${FAILS[defect]} fails`, async () => {
-      const { run } = await check([defect]);
+      const run = await check([defect]);
       assertFailed(run, FAILS[defect]);
       // A security hole alone does not fail the run: Claude Code works all the same.
       const { severity } = run
@@ -118,16 +100,7 @@ describe('tandem check --cli claude against Tandem', () => {
   it("passes every check, the person answering through the engine's editor events", async () => {
     const sandbox = new Sandbox();
     const editor = new RecordingEditor();
-    const engine = await Engine.start({
-      editor: { name: 'test-editor', displayName: 'Test Editor', pid: process.pid },
-      frontend: editor,
-      workspaceFolders: [sandbox.workspace],
-      discovery: {
-        tmpDir: sandbox.tmpDir,
-        qwenHome: sandbox.qwenHome,
-        claudeConfigDir: sandbox.claudeConfigDir,
-      },
-    });
+    const engine = await startEngine(sandbox, editor);
     const selected = path.join(sandbox.workspace, 'selected.txt');
     await writeFile(selected, 'one\ntwo\nthree\nfour\n');
     const newest = () => [...editor.shown.values()].at(-1)!;
@@ -139,7 +112,7 @@ describe('tandem check --cli claude against Tandem', () => {
       assert.equal(plain.status, 0, plain.stdout);
       assert.match(plain.stdout, /^Companion: Test Editor · port \d+ \(used by Claude Code\)$/m);
       assert.match(plain.stdout, /✓ \d+ passed, 0 failed .*; diffs need --interactive$/m);
-      const run = await runCheck(checkArgs(sandbox.workspace, true), {
+      const run = await runCheck(checkArgs(['--cli', 'claude'], sandbox.workspace, true), {
         env: sandbox.env(),
         cwd: sandbox.workspace,
         person: async (key) => {

@@ -107,12 +107,7 @@ export class CheckClient {
     predicate: (notification: Received) => boolean,
     ms: number,
   ): Promise<Received | undefined> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const found = this.received.find(predicate);
-      if (found || Date.now() >= end || this.ended) return found;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    return firstArriving(this.received, predicate, () => this.ended, ms);
   }
 
   /** Ends the session as a well-behaved client: DELETE, then close. Leaves nothing behind. */
@@ -161,4 +156,22 @@ function introducedAs(message: JSONRPCMessage, kind: ClientKind): JSONRPCMessage
     ...message,
     params: { ...message.params, protocolVersion: MCP_PROTOCOL_VERSIONS[kind] },
   };
+}
+
+/**
+ * The first of `messages` (already there or pushed later) that matches; undefined once the
+ * connection has `ended()` or after `ms`.
+ */
+export async function firstArriving<Message>(
+  messages: readonly Message[],
+  predicate: (message: Message) => boolean,
+  ended: () => boolean,
+  ms: number,
+): Promise<Message | undefined> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const found = messages.find(predicate);
+    if (found || Date.now() >= end || ended()) return found;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -5,9 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { containerFacts } from '@tandem/core';
-import { Sandbox } from '@tandem/testkit';
 import { BrokenCompanion, cannotPlant, DEFECTS, type Defect } from './broken-companion.fixture.js';
-import { assertFailed, failures, runCheck, type PersonScript } from './check-run.fixture.js';
+import {
+  assertFailed,
+  checkOwnCompanion,
+  failures,
+  type PersonScript,
+} from './check-run.fixture.js';
 
 /** The check each defect must fail. */
 const FAILS: Record<Defect, string> = {
@@ -68,28 +72,12 @@ function personAt(companion: BrokenCompanion): PersonScript {
 // never freed): each case has folders of its own, so they wait side by side.
 describe('tandem check finds each planted defect', { concurrency: 6 }, () => {
   async function check(defects: Defect[]) {
-    const sandbox = new Sandbox();
-    const { workspace } = sandbox;
-    const env = sandbox.env();
-    const companion = await BrokenCompanion.start(defects, { env, workspace });
-    try {
-      const interactive = defects.some((defect) => FAILS[defect].startsWith('diffs.'));
-      const run = await runCheck(
-        [
-          '--cwd',
-          workspace,
-          '--json',
-          '--time-limit',
-          '20',
-          ...(interactive ? ['--interactive'] : []),
-        ],
-        { env, cwd: workspace, person: personAt(companion) },
-      );
-      return { run, failed: failures(run.report) };
-    } finally {
-      await companion.stop();
-      sandbox.remove();
-    }
+    const run = await checkOwnCompanion((folders) => BrokenCompanion.start(defects, folders), {
+      cliArgs: [],
+      interactive: defects.some((defect) => FAILS[defect].startsWith('diffs.')),
+      person: personAt,
+    });
+    return { run, failed: failures(run.report) };
   }
 
   it('a companion without defects passes every check, diffs included', async () => {

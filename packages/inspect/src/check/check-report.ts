@@ -91,6 +91,21 @@ export function outcome(
   };
 }
 
+/**
+ * The result of a rule on a file's fields: `problems` holds one entry per field that is wrong
+ * (undefined for each that is right); it passes when none is wrong.
+ */
+export function fieldsOutcome(
+  rule: CheckRule,
+  fileName: string,
+  problems: (string | undefined)[],
+  clients?: ClientKind[],
+): CheckResult {
+  const wrong = problems.filter((problem): problem is string => problem !== undefined);
+  const detail = wrong.length === 0 ? 'all present' : wrong.join(', ');
+  return outcome(rule, wrong.length === 0, `${fileName}: ${detail}`, clients);
+}
+
 export function skipped(rule: CheckRule, detail: string, clients?: ClientKind[]): CheckResult {
   return {
     id: rule.id,

@@ -10,6 +10,50 @@ import { Sandbox, waitFor, type AdapterDriver, type EditorUnderTest } from '@tan
 import type { CheckReport } from './check-report.js';
 import { checkCommand } from './check-command.js';
 
+/** The folders a companion under test runs in: a sandbox's workspace and environment. */
+export interface CompanionFolders {
+  env: NodeJS.ProcessEnv;
+  workspace: string;
+}
+
+/** `<cliArgs> --cwd <workspace> --json --time-limit 20`, and `--interactive` when asked. */
+export function checkArgs(cliArgs: string[], workspace: string, interactive: boolean): string[] {
+  return [
+    ...cliArgs,
+    '--cwd',
+    workspace,
+    '--json',
+    '--time-limit',
+    '20',
+    ...(interactive ? ['--interactive'] : []),
+  ];
+}
+
+/**
+ * `tandem check <cliArgs> --json --time-limit 20` against a companion started in folders of its
+ * own (so that cases wait out time limits side by side), the person played by `person`; the
+ * companion is stopped and the folders removed afterwards.
+ */
+export async function checkOwnCompanion<Companion extends { stop(): Promise<unknown> }>(
+  start: (folders: CompanionFolders) => Promise<Companion>,
+  options: { cliArgs: string[]; interactive: boolean; person(companion: Companion): PersonScript },
+): Promise<CheckRun> {
+  const sandbox = new Sandbox();
+  const { workspace } = sandbox;
+  const env = sandbox.env();
+  const companion = await start({ env, workspace });
+  try {
+    return await runCheck(checkArgs(options.cliArgs, workspace, options.interactive), {
+      env,
+      cwd: workspace,
+      person: options.person(companion),
+    });
+  } finally {
+    await companion.stop();
+    sandbox.remove();
+  }
+}
+
 /** What a person does when asked: `key` is the step (accept, reject, edit, empty, quit). */
 export type PersonScript = (key: string, run: { pressEnter(): void }) => Promise<void> | void;
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { WebSocket } from 'ws';
 import { CLAUDE_SUBPROTOCOL, CLAUDE_TOKEN_HEADER } from '@tandem/core';
+import { firstArriving } from './check-client.js';
 
 /** The MCP protocol version Claude Code sends (2.1.110 to 2.1.332). */
 const CLAUDE_PROTOCOL_VERSION = '2025-11-25';
@@ -193,12 +194,7 @@ export class ClaudeCheckClient {
     predicate: (message: WireMessage) => boolean,
     ms: number,
   ): Promise<WireMessage | undefined> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const found = this.notifications.find(predicate);
-      if (found || Date.now() >= end || this.isClosed) return found;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    return firstArriving(this.notifications, predicate, () => this.isClosed, ms);
   }
 
   get isClosed(): boolean {

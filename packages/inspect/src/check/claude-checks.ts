@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute } from 'node:path';
 import { CLAUDE_TOKEN_HEADER } from '@tandem/core';
 import { predictClaude } from '../doctor/claude-prediction.js';
 import { ClaudeCheckClient, tryUpgrade, type UpgradeAnswer } from './claude-check-client.js';
-import { outcome, type CheckResult, type CheckRule } from './check-report.js';
+import { fieldsOutcome, outcome, type CheckResult, type CheckRule } from './check-report.js';
 import type { CompanionAddress } from './check-client.js';
 import { REQUEST_MS } from './transport-checks.js';
 
@@ -153,7 +153,7 @@ export async function checkClaudeLock(
   } catch {
     // Judged below as missing fields.
   }
-  const wrong = [
+  const problems = [
     Number.isInteger(data.pid) && (data.pid as number) > 0
       ? undefined
       : `pid ${JSON.stringify(data.pid)}`,
@@ -167,13 +167,9 @@ export async function checkClaudeLock(
     typeof data.authToken === 'string' && data.authToken !== ''
       ? undefined
       : `authToken ${JSON.stringify(data.authToken)}`,
-  ].filter((problem): problem is string => problem !== undefined);
+  ];
   checks.push(
-    outcome(
-      CLAUDE_RULES.fields,
-      wrong.length === 0,
-      wrong.length === 0 ? `${name}: all present` : `${name}: ${wrong.join(', ')}`,
-    ),
+    fieldsOutcome(CLAUDE_RULES.fields, name, problems),
     outcome(
       CLAUDE_RULES.pid,
       lock.alive,

@@ -19,7 +19,13 @@ import {
   type DiscoveryFile,
 } from '../scan/discovery-files.js';
 import { discoveryLocations } from '@tandem/core';
-import { outcome, type CheckResult, type CheckRule, type CheckTarget } from './check-report.js';
+import {
+  fieldsOutcome,
+  outcome,
+  type CheckResult,
+  type CheckRule,
+  type CheckTarget,
+} from './check-report.js';
 import type { CompanionAddress } from './check-client.js';
 
 /** The primary file of each CLI: the one every current version reads from any terminal. */
@@ -211,7 +217,7 @@ async function fileChecks(file: DiscoveryFile, kind: ClientKind): Promise<CheckR
       [kind],
     ),
   );
-  const wrongTypes = [
+  const problems = [
     !Number.isInteger(data.port) || (file.namePort !== undefined && data.port !== file.namePort)
       ? `port ${JSON.stringify(data.port)}${file.namePort !== undefined ? ` (the name says ${file.namePort})` : ''}`
       : undefined,
@@ -219,15 +225,8 @@ async function fileChecks(file: DiscoveryFile, kind: ClientKind): Promise<CheckR
       ? undefined
       : `workspacePath ${JSON.stringify(data.workspacePath)}`,
     fields.authToken === undefined ? `authToken ${JSON.stringify(data.authToken)}` : undefined,
-  ].filter((problem): problem is string => problem !== undefined);
-  checks.push(
-    outcome(
-      DISCOVERY_RULES.fields,
-      wrongTypes.length === 0,
-      wrongTypes.length === 0 ? `${name}: all present` : `${name}: ${wrongTypes.join(', ')}`,
-      [kind],
-    ),
-  );
+  ];
+  checks.push(fieldsOutcome(DISCOVERY_RULES.fields, name, problems, [kind]));
   checks.push(
     outcome(
       DISCOVERY_RULES.ideInfo,
