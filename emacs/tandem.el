@@ -1,4 +1,4 @@
-;;; tandem.el --- Companion for Gemini CLI and Qwen Code in IDE mode  -*- lexical-binding: t; -*-
+;;; tandem.el --- Companion for Gemini CLI, Qwen Code, Claude Code  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The Tandem authors
 ;; SPDX-License-Identifier: Apache-2.0
@@ -13,11 +13,11 @@
 
 ;;; Commentary:
 
-;; Tandem makes the IDE mode of Gemini CLI and Qwen Code work in Emacs:
-;; a CLI started from Emacs (or in any terminal inside the project) sees
-;; the file you are looking at, point and the region, and shows each edit
-;; it proposes as a diff in Emacs, to accept with `C-c C-c' or reject with
-;; `C-c C-k'.
+;; Tandem makes the IDE mode of Gemini CLI, Qwen Code and Claude Code
+;; work in Emacs: a CLI started from Emacs (or in any terminal inside the
+;; project) sees the file you are looking at, point and the region, and
+;; shows each edit it proposes as a diff in Emacs, to accept with
+;; `C-c C-c' or reject with `C-c C-k'.
 ;;
 ;; Turn on `tandem-mode'.  It starts the sidecar, `tandem bridge', for
 ;; the current project and puts the variables the CLIs look for into

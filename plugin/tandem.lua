@@ -37,7 +37,7 @@ end, {
     end
     return vim.tbl_filter(function(name)
       return name:sub(1, #lead) == lead
-    end, vim.list_extend({ 'send' }, require('tandem').cli_names()))
+    end, vim.list_extend(require('tandem').cli_names(), { 'send' }))
   end,
 })
 -- The commands without arguments: each calls one function of the plugin.

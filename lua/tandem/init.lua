@@ -1,4 +1,4 @@
--- Tandem for Neovim: the IDE companion of Gemini CLI and Qwen Code.
+-- Tandem for Neovim: the IDE companion of Gemini CLI, Qwen Code and Claude Code.
 -- The public API. It holds this Neovim's one Session (session.lua) and hands it to what needs it.
 local Session = require('tandem.session')
 local config = require('tandem.config')

@@ -54,6 +54,7 @@ const COMMANDS = [
   'tandem-run-gemini',
   'tandem-run-qwen',
   'tandem-run-claude',
+  'tandem-send-to-claude',
 ];
 
 /** The snippets of emacs/README.md, word for word. */

@@ -69,7 +69,7 @@ describe('the Neovim plugin without a sidecar', { skip }, () => {
     }
     assert.deepEqual(
       await neovim.session.lua(`return vim.fn.getcompletion('Tandem ', 'cmdline')`),
-      ['claude', 'gemini', 'qwen'],
+      ['claude', 'gemini', 'qwen', 'send'],
     );
   });
 

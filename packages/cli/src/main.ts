@@ -25,7 +25,7 @@ async function load(name: CommandName): Promise<Command> {
 
 const usage = `Usage: tandem <command> [options]
 
-Tandem is an IDE companion for Gemini CLI and Qwen Code, for every editor.
+Tandem is an IDE companion for Gemini CLI, Qwen Code and Claude Code, for every editor.
 
 Commands:
 ${Object.entries(summaries)
