@@ -69,7 +69,7 @@ function! tandem#complete(lead, line, pos) abort
   if a:line[: a:pos - 1] !~# '^\s*\S\+\s\+\S*$'
     return []
   endif
-  return filter(['send'] + tandem#terminal#names(s:session().config), {_, name -> stridx(name, a:lead) == 0})
+  return filter(tandem#terminal#names(s:session().config) + ['send'], {_, name -> stridx(name, a:lead) == 0})
 endfunction
 
 " Runs {Action} as a command does: an error becomes a message, not a stack trace.

@@ -29,12 +29,13 @@ const EDITOR_RUNS = [
  * the oldest users run: Debian 13's) and once more on Node 24, the active LTS line
  * (scripts/install-node.sh; `npm run setup:clients` installs it). Once more are the files that
  * test the command's packages from the inside (the engine, the bridge, lsp, serve, doctor, env
- * and check, the cli), the release tarball's install, and Gemini CLI's cases in a terminal
- * (cli-session.test.ts; Gemini CLI runs on the Node of the run, Qwen Code on Node 24 in both).
- * Not those that spend their time in whole CLIs, editors or browsers (what they test does not
- * change with the Node that runs `tandem`, and they cost minutes), nor the longest of the others
- * whose cases the rest repeat (doctor against every real client, the diff-closing rules of each
- * client, the recorded sessions of the LSP clients), nor the load tests (bridge-load,
+ * and check, the cli) and the release tarball's install; the Gemini CLI client the engine's
+ * tests run goes on the Node of the run, Qwen Code's on Node 24 in both.
+ * Not those that spend their time in whole CLIs, editors, browsers or Claude Code's binary (what
+ * they test does not change with the Node that runs `tandem`, and they cost minutes), nor the
+ * longest of the others whose cases the rest repeat (doctor against every real client, the
+ * diff-closing rules of each client, the recorded sessions of the LSP clients, the bridge's
+ * hardening against hostile editors), nor the load tests (bridge-load,
  * engine.load: floods that fail on Node 20 and 24 alike on a starved machine, so a second run
  * doubles the chance of a red run for little): docs/ci.md has the cost. TANDEM_NODE=24 chooses
  * the Node 24 runs alone.
@@ -44,7 +45,7 @@ const NODE_RUNS = {
   label: '24',
   bin: '.cache/node-24/bin',
   files:
-    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode)|review-page|helix-config|diff-closing|replays\/|bridge-load|engine\.load))|^scripts\/release\/npm-package\.test\.ts$|^packages\/testkit\/src\/real-clients\/cli-session\.test\.ts$/,
+    /^packages\/(core|bridge|lsp|serve|inspect|cli|command)\/src\/(?!.*(whole-cli|real-clients|check-(defects|emacs|neovim|vim|vscode|claude-real)|review-page|helix-config|diff-closing|replays\/|bridge-(load|hardening)|engine\.load))|^scripts\/release\/npm-package\.test\.ts$/,
 };
 
 /**

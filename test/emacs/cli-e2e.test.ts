@@ -1,8 +1,8 @@
 /**
  * End to end: the whole Gemini CLI and Qwen Code (against fake models) in an Emacs terminal
  * buffer (`M-x tandem-run-gemini`, `M-x tandem-run-qwen`) and in a separate tmux pane, the
- * testkit's whole-CLI scenarios driven by `emacsCliDriver` (every scenario with both CLIs on the
- * newest Emacs, each with one CLI on 28.2: `runCliMatrix`); and in vterm, which
+ * testkit's whole-CLI scenarios driven by `emacsCliDriver` (accept and reject with both CLIs on
+ * the newest Emacs, every scenario with one CLI on it and on 28.2: `runCliMatrix`); and in vterm, which
  * `tandem-run-gemini` picks when it is on Emacs' load path.
  */
 import { existsSync } from 'node:fs';

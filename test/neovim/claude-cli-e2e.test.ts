@@ -59,21 +59,16 @@ for (const nvim of editorVersions('nvim', ['newest'])) {
         script: { prompt: 'unused', filePath: file, oldString: 'two', newString: 'TWO' },
       });
       t.after(() => claude.stop());
-      const messages = () => neovim.lua<string>(`return vim.fn.execute('messages')`);
-      const sent = async () => (await messages()).split('sent to Claude Code.').length - 1;
-      // Claude Code hears mentions once it has set the connection up: sent again until it took one.
+      // Claude Code hears mentions a moment after it has connected: sent until it shows one.
       await waitFor(
-        'Claude Code to take a mention',
+        'Claude Code to show @lines.txt#L2-3 in its prompt',
         async () => {
-          if ((await sent()) > 0) return true;
+          if ((await claude.pane.capture()).includes('@lines.txt#L2-3')) return true;
           await neovim.command('2,3Tandem send');
           return undefined;
         },
         120_000,
-        1000,
-      );
-      await waitFor('@lines.txt#L2-3 in the prompt', async () =>
-        (await claude.pane.capture()).includes('@lines.txt#L2-3') ? true : undefined,
+        2000,
       );
       await neovim.command('Tandem send');
       await waitFor('@lines.txt in the prompt, after the range', async () =>

@@ -78,7 +78,7 @@ describe('Tandem in vim -es', { skip }, () => {
       for name in names
         call assert_equal(2, exists(':' . name), name)
       endfor
-      call assert_equal(['claude', 'gemini', 'probe', 'qwen'], getcompletion('Tandem ', 'cmdline'))
+      call assert_equal(['claude', 'gemini', 'probe', 'qwen', 'send'], getcompletion('Tandem ', 'cmdline'))
       call assert_equal(['qwen'], getcompletion('Tandem q', 'cmdline'))
       call assert_equal([], getcompletion('Tandem gemini ', 'cmdline'))
       `,

@@ -248,7 +248,7 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
         ok: false,
         message: 'no Claude Code is connected to this editor.',
       });
-      // Connected, but it has not said ide_connected: it would not hear a mention yet.
+      // Connected, but its tools not yet listed: it would not hear a mention yet.
       const wire = await ClaudeWire.open(
         mentioning.claudePort,
         claudeUpgradeHeaders(lock.authToken),
@@ -259,11 +259,15 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
         clientInfo: { name: 'claude-code', version: '2.1.332' },
       });
       wire.notify('notifications/initialized');
-      await wire.request('tools/list', {});
-      assert.equal(mentioning.mention(file).ok, false);
       wire.notify('ide_connected', { pid: process.pid });
+      assert.equal(mentioning.mention(file).ok, false);
+      // It hears them a moment after the tools/list answer.
       await wire.request('tools/list', {});
-      assert.deepEqual(mentioning.mention(file, { start: 2, end: 3 }), {
+      const first = await waitFor('Claude Code to listen', () => {
+        const answer = mentioning.mention(file, { start: 2, end: 3 });
+        return answer.ok ? answer : undefined;
+      });
+      assert.deepEqual(first, {
         ok: true,
         message: 'lines 2–3 of m.txt sent to Claude Code.',
       });

@@ -91,7 +91,7 @@ export class ClaudeSession {
   private readonly pending = new Map<string, PendingDiff>();
   private lastSelection: string | undefined;
   private ready = false;
-  /** Whether Claude Code said `ide_connected`: mentions are sent from then on. */
+  /** Whether Claude Code hears mentions: a moment after the `tools/list` answer (docs/clients.md). */
   private listening = false;
   private readonly selectionResends: NodeJS.Timeout[] = [];
   private readonly log: Logger;
@@ -112,12 +112,6 @@ export class ClaudeSession {
     };
     if (options.diffTools) this.registerDiffTools(options.diffTools);
     this.registerDiagnostics(options.diagnostics);
-    this.server.server.setNotificationHandler(
-      z.object({ method: z.literal('ide_connected'), params: z.unknown().optional() }),
-      () => {
-        this.listening = true;
-      },
-    );
   }
 
   get client(): ConnectedClient {
@@ -179,6 +173,7 @@ export class ClaudeSession {
   private resendSelectionAfterToolsList(): void {
     for (const delay of SELECTION_AFTER_TOOLS_LIST_MS) {
       const timer = setTimeout(() => {
+        this.listening = this.ready;
         this.lastSelection = undefined;
         this.host.listening(this);
       }, delay);

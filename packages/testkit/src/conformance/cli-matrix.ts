@@ -1,9 +1,9 @@
 /**
  * Which whole-CLI scenarios an editor version runs, and with which CLI (docs/ci.md, "The
- * matrix"). The newest version of each editor runs every scenario with Gemini CLI and with Qwen
- * Code. An older version runs each scenario once, with one of them: what differs between
- * versions is the editor's side (its terminal, its messages, its buffers), which one CLI shows;
- * what differs between the CLIs the newest versions show in full.
+ * matrix"). An older version runs each scenario once, with one of the two CLIs: what differs
+ * between versions is the editor's side (its terminal, its messages, its buffers), which one CLI
+ * shows. The newest runs accept and reject with both, and each other scenario with the CLI its
+ * editor's oldest did not take.
  */
 import type { CliName } from '../real-clients/cli-launch.js';
 import type { CliScenarioDriver } from './cli-driver.js';
@@ -30,22 +30,26 @@ export function olderVersionCli(
   return shifted ? OTHER[TURNS[scenario]] : TURNS[scenario];
 }
 
+/** The scenarios the newest version runs with both CLIs: where their diffs differ most. */
+const WITH_BOTH: readonly (keyof typeof TURNS)[] = ['accept', 'reject'];
+
 /**
- * Registers the whole-CLI scenarios for `driver` on the editor version labelled `label`: every
- * scenario with both CLIs on `newest`, each scenario with one CLI on the others. Editors whose
- * oldest versions are `shifted` take the other CLI for each scenario, so that the oldest
- * versions together still run every scenario with each CLI.
+ * Registers the whole-CLI scenarios for `driver` on the editor version labelled `label`: each
+ * scenario with one CLI on the oldest version, taking turns (the other one when `shifted`); on
+ * `newest`, accept and reject with both and the others with the CLI the oldest did not take, so
+ * that an editor's two versions together run every scenario with each CLI.
  */
 export function runCliMatrix(
   driver: CliScenarioDriver,
   label: string | undefined,
   shifted: boolean,
 ): void {
-  if (label === 'newest') {
-    runCliScenarios(driver);
-    return;
-  }
+  const newest = label === 'newest';
   for (const scenario of Object.keys(TURNS) as (keyof typeof TURNS)[]) {
-    runCliScenarios(driver, { scenarios: [scenario], clis: [olderVersionCli(scenario, shifted)] });
+    const clis =
+      newest && WITH_BOTH.includes(scenario)
+        ? undefined
+        : [olderVersionCli(scenario, newest ? !shifted : shifted)];
+    runCliScenarios(driver, { scenarios: [scenario], ...(clis && { clis }) });
   }
 }

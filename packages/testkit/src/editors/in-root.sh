@@ -2,7 +2,8 @@
 # Runs a program of an editor root (built by scripts/editor-roots.sh) as if it were installed
 # here:  in-root.sh ROOT PROGRAM [ARG...]
 #
-# The mounts it needs (/proc, /dev, /tmp, TMPDIR, this checkout, the working directory) are
+# The mounts it needs (/proc, /dev, /tmp, TMPDIR, this checkout, the Node 24 its link
+# .cache/node-24 names, on which a CLI started in the editor may run, the working directory) are
 # made in a mount namespace of the program's own, so they vanish with it: nothing stays
 # mounted, and any number of runs can share a root. The PID namespace and the network stay
 # shared, so clients on this machine find the editor through its discovery files and its PID.
@@ -21,7 +22,7 @@ cwd=$(pwd -P)
 
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
-for dir in /tmp "${TMPDIR:-/tmp}" "$checkout" "$cwd"; do
+for dir in /tmp "${TMPDIR:-/tmp}" "$checkout" "$checkout/.cache/node-24" "$cwd"; do
   dir=$(cd "$dir" 2>/dev/null && pwd -P) || continue
   # Already visible through a bind made before (e.g. a folder under /tmp)?
   [ "$(stat -c %d:%i "$dir")" = "$(stat -c %d:%i "$root$dir" 2>/dev/null)" ] && continue

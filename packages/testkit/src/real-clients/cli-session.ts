@@ -169,13 +169,14 @@ export class CliSession {
 
   /**
    * Types a message and sends it. Enter goes separately, once the text shows: typed in the
-   * same burst, the CLI takes it for part of a paste and inserts a newline instead. Spaces
-   * count as one: Emacs's term.el draws Claude Code's prompt with a space doubled.
+   * same burst, the CLI takes it for part of a paste and inserts a newline instead. Emacs's
+   * term.el draws Claude Code's prompt with a space doubled, and when the prompt is redrawn as
+   * it is typed (the selection's mark appearing) may leave a stale character in it: the text
+   * shows when one line holds it with at most a few characters more.
    */
   async submit(text: string, timeoutMs?: number): Promise<void> {
     await this.type(text);
-    const spaced = (screen: string) => screen.replace(/ +/g, ' ');
-    await this.waitForScreen((screen) => spaced(screen).includes(spaced(text)), timeoutMs);
+    await this.waitForScreen((screen) => shownOnOneLine(text, screen), timeoutMs);
     await this.sendKeys('Enter');
   }
 
@@ -214,4 +215,27 @@ export class CliSession {
 
 export function startCliSession(options: CliSessionOptions): Promise<CliSession> {
   return CliSession.start(options);
+}
+
+/** Characters a terminal may leave over from an earlier drawing of a line. */
+const STALE_CHARACTERS = 4;
+
+/** Whether a line of `screen` shows `text` in order, with at most a few characters more. */
+function shownOnOneLine(text: string, screen: string): boolean {
+  const spaced = (line: string) => [...line.replace(/ +/g, ' ')];
+  const wanted = spaced(text);
+  return screen.split('\n').some((line) => {
+    const shown = spaced(line);
+    return shown.some((character, start) => character === wanted[0] && holds(shown, start));
+  });
+
+  function holds(shown: string[], start: number): boolean {
+    let next = 0;
+    let extra = 0;
+    for (let at = start; at < shown.length && next < wanted.length; at += 1) {
+      if (shown[at] === wanted[next]) next += 1;
+      else if (++extra > STALE_CHARACTERS) return false;
+    }
+    return next === wanted.length;
+  }
 }
