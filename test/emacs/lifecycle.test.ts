@@ -25,10 +25,11 @@ const skip = emacsSkipReason({ sidecar: true, tmux: true });
 
 async function withEmacs(
   body: (emacs: EmacsSession, sandbox: Sandbox) => Promise<void>,
-  options: { tandem?: boolean } = { tandem: true },
+  options: { tandem?: boolean; prepare?: (sandbox: Sandbox) => void } = { tandem: true },
 ): Promise<void> {
   const sandbox = new Sandbox();
-  const emacs = await EmacsSession.start(sandbox, options);
+  options.prepare?.(sandbox);
+  const emacs = await EmacsSession.start(sandbox, { tandem: options.tandem });
   try {
     await body(emacs, sandbox);
   } finally {
@@ -110,58 +111,67 @@ test(
   "the engine's warnings: said once, marked in the mode line, with their fixes in tandem-status",
   { skip },
   () =>
-    withEmacs(async (emacs, sandbox) => {
-      // The sandbox has no settings: IDE mode is off in both CLIs, Qwen Code writes without asking.
-      const first = await warnings(emacs);
-      assert.ok(
-        first.some((w) => w.code === 'ide-mode-off' && w.cli === 'gemini'),
-        JSON.stringify(first),
-      );
-      assert.ok(
-        first.some((w) => w.code === 'no-diffs' && w.cli === 'qwen'),
-        JSON.stringify(first),
-      );
-      await emacs.waitForScreen(/Tandem\[0\]!/);
-      const said = (await messages(emacs))
-        .split('\n')
-        .filter((line) => line.startsWith('Tandem: '));
-      assert.deepEqual(said, [
-        `Tandem: ${first.map((w) => w.message).join('  ')} (M-x tandem-status says what to do)`,
-      ]);
-      await emacs.press('M-x');
-      await emacs.type('tandem-status');
-      await emacs.press('Enter');
-      await emacs.waitForScreen(/Warning: IDE mode is off/);
-      const report = await emacs.text('(with-current-buffer "*tandem-status*" (buffer-string))');
-      for (const warning of first) {
+    withEmacs(
+      async (emacs, sandbox) => {
+        // The sandbox has no settings of Gemini CLI and Qwen Code: IDE mode is off in both, Qwen Code
+        // writes without asking.
+        const first = await warnings(emacs);
         assert.ok(
-          report.includes(`Warning: ${warning.message}\n  Fix:   ${warning.fix}\n`),
-          report,
+          first.some((w) => w.code === 'ide-mode-off' && w.cli === 'gemini'),
+          JSON.stringify(first),
         );
-      }
-      // Qwen Code set up to show diffs: the sidecar looks again when a CLI connects.
-      writeFileSync(
-        path.join(sandbox.qwenHome, 'settings.json'),
-        JSON.stringify({ ide: { enabled: true }, tools: { approvalMode: 'default' } }),
-      );
-      const qwen = await connectedClientIn(sandbox, 'qwen');
-      try {
-        const second = await waitFor('the new warnings', async () => {
-          const now = await warnings(emacs);
-          return now.some((w) => w.cli === 'qwen') ? undefined : now;
-        });
-        assert.ok(second.length > 0, 'Gemini CLI still has IDE mode off');
-        await waitFor('the new warnings said', async () =>
-          (await messages(emacs)).includes(
-            `Tandem: ${second.map((w) => w.message).join('  ')} (M-x tandem-status`,
-          )
-            ? true
-            : undefined,
+        assert.ok(
+          first.some((w) => w.code === 'no-diffs' && w.cli === 'qwen'),
+          JSON.stringify(first),
         );
-      } finally {
-        await qwen.kill();
-      }
-    }),
+        // And Claude Code's settings write edits without asking.
+        assert.ok(
+          first.some((w) => w.code === 'no-diffs' && w.cli === 'claude'),
+          JSON.stringify(first),
+        );
+        await emacs.waitForScreen(/Tandem\[0\]!/);
+        const said = (await messages(emacs))
+          .split('\n')
+          .filter((line) => line.startsWith('Tandem: '));
+        assert.deepEqual(said, [
+          `Tandem: ${first.map((w) => w.message).join('  ')} (M-x tandem-status says what to do)`,
+        ]);
+        await emacs.press('M-x');
+        await emacs.type('tandem-status');
+        await emacs.press('Enter');
+        await emacs.waitForScreen(/Warning: IDE mode is off/);
+        const report = await emacs.text('(with-current-buffer "*tandem-status*" (buffer-string))');
+        for (const warning of first) {
+          assert.ok(
+            report.includes(`Warning: ${warning.message}\n  Fix:   ${warning.fix}\n`),
+            report,
+          );
+        }
+        // Qwen Code set up to show diffs: the sidecar looks again when a CLI connects.
+        writeFileSync(
+          path.join(sandbox.qwenHome, 'settings.json'),
+          JSON.stringify({ ide: { enabled: true }, tools: { approvalMode: 'default' } }),
+        );
+        const qwen = await connectedClientIn(sandbox, 'qwen');
+        try {
+          const second = await waitFor('the new warnings', async () => {
+            const now = await warnings(emacs);
+            return now.some((w) => w.cli === 'qwen') ? undefined : now;
+          });
+          assert.ok(second.length > 0, 'Gemini CLI still has IDE mode off');
+          await waitFor('the new warnings said', async () =>
+            (await messages(emacs)).includes(
+              `Tandem: ${second.map((w) => w.message).join('  ')} (M-x tandem-status`,
+            )
+              ? true
+              : undefined,
+          );
+        } finally {
+          await qwen.kill();
+        }
+      },
+      { tandem: true, prepare: (sandbox) => sandbox.useClaudeCode('acceptEdits') },
+    ),
 );
 
 test('M-x tandem-doctor shows the report of tandem doctor for the folder', { skip }, () =>

@@ -39,6 +39,7 @@ describe('Tandem running in Neovim', { skip }, () => {
 
   before(async () => {
     sandbox = new Sandbox();
+    sandbox.useClaudeCode('acceptEdits');
     session = await NeovimSession.start(sandbox, {
       tandem: `{ terminal = { clis = {
         probe = { 'sh', '-c', 'printenv QWEN_CODE_IDE_SERVER_PORT > cli.out' },
@@ -77,9 +78,11 @@ describe('Tandem running in Neovim', { skip }, () => {
     const { warnings } = await session.lua<{
       warnings: { code: string; cli?: string; message: string; fix?: string }[];
     }>(`return require('tandem').status()`);
-    // The sandbox's settings leave IDE mode off.
+    // The sandbox's settings leave IDE mode off; Claude Code's write edits without asking.
     const ideModeOff = warnings.find((w) => w.code === 'ide-mode-off' && w.cli === 'gemini');
     assert.ok(ideModeOff, JSON.stringify(warnings));
+    const claudeWrites = warnings.find((w) => w.code === 'no-diffs' && w.cli === 'claude');
+    assert.ok(claudeWrites, JSON.stringify(warnings));
     const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
     for (const warning of warnings) {
       assert.ok(printed.includes(`Warning: ${warning.message} ${warning.fix ?? ''}`.trim()));
@@ -88,6 +91,7 @@ describe('Tandem running in Neovim', { skip }, () => {
     const report = (await session.lines()).join('\n');
     assert.ok(report.includes(ideModeOff.message), report);
     assert.ok(report.includes('/ide enable'), report);
+    assert.ok(report.includes(claudeWrites.message), report);
     await session.command('bwipeout');
   });
 

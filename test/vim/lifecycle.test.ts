@@ -31,10 +31,11 @@ function json(file: string): Record<string, unknown> {
  * Vim started with `options`, Tandem running, for the tests of one block; the client a test puts
  * in `scene.client` is ended with them.
  */
-function runningVim(options?: VimOptions) {
+function runningVim(options?: VimOptions, prepare?: (sandbox: Sandbox) => void) {
   const scene = {} as { sandbox: Sandbox; vim: VimSession; status: VimStatus; client?: RealClient };
   before(async () => {
     scene.sandbox = new Sandbox();
+    prepare?.(scene.sandbox);
     scene.vim = await VimSession.start(scene.sandbox, options);
     scene.status = await scene.vim.waitForState('running');
   });
@@ -156,13 +157,20 @@ async function messages(vim: VimSession, pattern: RegExp): Promise<string[]> {
 }
 
 describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
-  const scene = runningVim();
+  const scene = runningVim(undefined, (sandbox) => sandbox.useClaudeCode('acceptEdits'));
 
-  test("the warnings of the sandbox (IDE mode off, Qwen's default approval mode) are told once, and :TandemStatus shows each with its fix", async () => {
+  test("the warnings of the sandbox (IDE mode off, Qwen's default approval mode, Claude Code's permission mode) are told once, and :TandemStatus shows each with its fix", async () => {
     const { warnings } = scene.status;
     const codes = warnings.map((w) => w.code);
     assert.ok(codes.includes('ide-mode-off'), JSON.stringify(warnings));
-    assert.ok(codes.includes('no-diffs'), JSON.stringify(warnings));
+    assert.ok(
+      warnings.some((w) => w.code === 'no-diffs' && w.message.includes('Qwen Code')),
+      JSON.stringify(warnings),
+    );
+    assert.ok(
+      warnings.some((w) => w.code === 'no-diffs' && w.message.includes('Claude Code')),
+      JSON.stringify(warnings),
+    );
     const told = await messages(scene.vim, /see :TandemStatus/);
     assert.equal(told.length, 1, told.join('\n'));
     assert.match(
@@ -188,7 +196,9 @@ describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
     scene.client = await connectedClientIn(scene.sandbox, 'qwen');
     const changed = await waitFor('the warnings about Qwen Code to go', async () => {
       const { warnings } = await scene.vim.status();
-      return warnings.some((w) => w.code === 'no-diffs') ? undefined : warnings;
+      return warnings.some((w) => w.code === 'no-diffs' && w.message.includes('Qwen Code'))
+        ? undefined
+        : warnings;
     });
     assert.ok(changed.length > 0, 'Gemini CLI still has IDE mode off');
     await waitFor('the new list to be told', async () =>

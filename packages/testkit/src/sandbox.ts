@@ -62,6 +62,19 @@ export class Sandbox {
     if (options.tmpDirThroughLink) symlinkSync(realTmpDir, this.tmpDir);
   }
 
+  /**
+   * A Claude Code user whose settings start it in permission mode `mode` (its user settings in
+   * CLAUDE_CONFIG_DIR): Tandem then counts Claude Code as installed, and `acceptEdits` is a
+   * mode that shows no diffs, so the frontends show Claude Code's warning.
+   */
+  useClaudeCode(mode: string): void {
+    mkdirSync(this.claudeConfigDir, { recursive: true });
+    writeFileSync(
+      path.join(this.claudeConfigDir, 'settings.json'),
+      JSON.stringify({ permissions: { defaultMode: mode } }),
+    );
+  }
+
   /** Every discovery file written here: Gemini CLI's folder, Qwen Code's, Claude Code's. */
   discoveryFiles(): string[] {
     const dirs = [

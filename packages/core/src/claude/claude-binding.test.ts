@@ -248,7 +248,7 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
         ok: false,
         message: 'no Claude Code is connected to this editor.',
       });
-      // Connected, but its tools not yet listed: it would not hear a mention yet.
+      // Set up, its tools not yet listed: it would not hear a mention yet, which waits.
       const wire = await ClaudeWire.open(
         mentioning.claudePort,
         claudeUpgradeHeaders(lock.authToken),
@@ -260,13 +260,11 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
       });
       wire.notify('notifications/initialized');
       wire.notify('ide_connected', { pid: process.pid });
-      assert.equal(mentioning.mention(file).ok, false);
-      // It hears them a moment after the tools/list answer.
-      await wire.request('tools/list', {});
-      const first = await waitFor('Claude Code to listen', () => {
+      const first = await waitFor('the session to be set up', () => {
         const answer = mentioning.mention(file, { start: 2, end: 3 });
         return answer.ok ? answer : undefined;
       });
+      await wire.request('tools/list', {});
       assert.deepEqual(first, {
         ok: true,
         message: 'lines 2–3 of m.txt sent to Claude Code.',
@@ -280,8 +278,11 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
       assert.match(mentioning.mention(file, { start: 0, end: 1 }).message, /no lines of m\.txt/);
       assert.match(mentioning.mention(file, { start: 3, end: 2 }).message, /no lines of m\.txt/);
       assert.match(mentioning.mention('m.txt').message, /not a file on disk/);
-      await wire.request('tools/list', {});
-      const mentions = wire.notifications.filter((n) => n.method === 'at_mentioned');
+      // It hears them a moment after the tools/list answer: the held one first.
+      const mentions = await waitFor('the three mentions', () => {
+        const all = wire.notifications.filter((n) => n.method === 'at_mentioned');
+        return all.length === 3 ? all : undefined;
+      });
       assert.deepEqual(
         mentions.map((n) => n.params),
         [

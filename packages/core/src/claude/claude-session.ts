@@ -94,6 +94,8 @@ export class ClaudeSession {
   /** Whether Claude Code hears mentions: a moment after the `tools/list` answer (docs/clients.md). */
   private listening = false;
   private readonly selectionResends: NodeJS.Timeout[] = [];
+  /** Mentions made before Claude Code listens. */
+  private readonly heldMentions: ClaudeMention[] = [];
   private readonly log: Logger;
 
   constructor(
@@ -147,12 +149,14 @@ export class ClaudeSession {
       .catch((error: unknown) => this.log.warn(`could not notify ${this.id}: ${String(error)}`));
   }
 
-  /** Puts `@file#Lstart-end` in Claude Code's prompt; whether it was sent (Claude Code listens). */
+  /**
+   * Puts `@file#Lstart-end` in Claude Code's prompt; whether it goes (this session is set up).
+   * Made before Claude Code listens, it waits until it does.
+   */
   mention(mention: ClaudeMention): boolean {
-    if (!this.ready || !this.listening) return false;
-    this.server.server
-      .notification({ method: 'at_mentioned', params: { ...mention } })
-      .catch((error: unknown) => this.log.warn(`could not notify ${this.id}: ${String(error)}`));
+    if (!this.ready) return false;
+    if (this.listening) this.sendMention(mention);
+    else this.heldMentions.push(mention);
     return true;
   }
 
@@ -170,10 +174,22 @@ export class ClaudeSession {
     if (this.webSocket.readyState !== this.webSocket.CLOSED) this.webSocket.terminate();
   }
 
+  private startListening(): void {
+    if (!this.ready || this.listening) return;
+    this.listening = true;
+    for (const held of this.heldMentions.splice(0)) this.sendMention(held);
+  }
+
+  private sendMention(mention: ClaudeMention): void {
+    this.server.server
+      .notification({ method: 'at_mentioned', params: { ...mention } })
+      .catch((error: unknown) => this.log.warn(`could not notify ${this.id}: ${String(error)}`));
+  }
+
   private resendSelectionAfterToolsList(): void {
     for (const delay of SELECTION_AFTER_TOOLS_LIST_MS) {
       const timer = setTimeout(() => {
-        this.listening = this.ready;
+        this.startListening();
         this.lastSelection = undefined;
         this.host.listening(this);
       }, delay);
