@@ -46,7 +46,6 @@ for (const nvim of editorVersions('nvim', ['newest'])) {
       const sandbox = new Sandbox();
       const file = path.join(sandbox.workspace, 'lines.txt');
       writeFileSync(file, 'one\ntwo\nthree\nfour\n');
-      t.after(() => sandbox.remove());
       const neovim = await NeovimSession.start(sandbox, { tandem: '{}', nvim });
       t.after(() => neovim.close());
       await neovim.command('edit lines.txt');
@@ -58,7 +57,9 @@ for (const nvim of editorVersions('nvim', ['newest'])) {
         ssePort: Number((await neovim.status()).env.CLAUDE_CODE_SSE_PORT),
         script: { prompt: 'unused', filePath: file, oldString: 'two', newString: 'TWO' },
       });
+      // After hooks run in order: Claude Code's tmux is ended through its socket, in the sandbox.
       t.after(() => claude.stop());
+      t.after(() => sandbox.remove());
       // Claude Code hears mentions a moment after it has connected: sent until it shows one.
       await waitFor(
         'Claude Code to show @lines.txt#L2-3 in its prompt',
