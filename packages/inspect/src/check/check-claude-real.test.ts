@@ -96,7 +96,16 @@ describe(
               await waitUntil('the confirmation in the terminal', async () =>
                 /Do you want to make this edit/.test(await screen()),
               );
-              await run.pane.sendKeys('1');
+              // A dialog drawn is not always listening yet: '1' again until it has gone.
+              await waitUntil(
+                'the edit approved in the terminal',
+                async () => {
+                  if (!/Do you want to make this edit/.test(await screen())) return true;
+                  await run.pane.sendKeys('1');
+                  return false;
+                },
+                60_000,
+              );
               await waitUntil('close_tab for the diff', () =>
                 companion.closedTabs.includes(diff.tabName),
               );
