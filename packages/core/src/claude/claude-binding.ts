@@ -99,7 +99,7 @@ export class ClaudeBinding implements ClaudeSessionHost {
     if (!this.closing) this.options.clientsChanged();
   }
 
-  listening(session: ClaudeSession): void {
+  selectionWanted(session: ClaudeSession): void {
     session.sendSelection(this.options.currentContext());
   }
 

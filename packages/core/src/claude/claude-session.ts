@@ -31,8 +31,8 @@ export interface ClaudeSessionOptions {
 /** What a session reports to the binding. */
 export interface ClaudeSessionHost {
   sessionReady(session: ClaudeSession): void;
-  /** Claude Code may now hear the selection (it may be told more than once). */
-  listening(session: ClaudeSession): void;
+  /** The session wants the current selection again (Claude Code may hear it only now). */
+  selectionWanted(session: ClaudeSession): void;
   sessionClosed(session: ClaudeSession): void;
 }
 
@@ -191,7 +191,7 @@ export class ClaudeSession {
       const timer = setTimeout(() => {
         this.startListening();
         this.lastSelection = undefined;
-        this.host.listening(this);
+        this.host.selectionWanted(this);
       }, delay);
       timer.unref();
       this.selectionResends.push(timer);
