@@ -51,8 +51,12 @@ const builds: Record<string, Build> = {
   [`current${onNode}`]: { tandem: TANDEM, node: process.execPath },
 };
 if (values.baseline) builds.baseline = { tandem: values.baseline, node: process.execPath };
-if (values.node)
-  builds[`current on Node ${nodeVersion(values.node)}`] = { tandem: TANDEM, node: values.node };
+if (values.node) {
+  const version = nodeVersion(values.node);
+  // The same version started another way (a wrapper with other flags) is named by its path.
+  const name = `current on Node ${version}${version === process.version ? ` (${values.node})` : ''}`;
+  builds[name] = { tandem: TANDEM, node: values.node };
+}
 /** Each build's compile cache, warmed by a start not counted: the starts a user usually sees. */
 const caches = Object.fromEntries(
   await Promise.all(

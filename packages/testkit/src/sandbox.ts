@@ -23,6 +23,9 @@ const INHERITED_REMOVED = [
   /^NVIM/,
 ];
 
+/** The port of `useClaudeCode`'s other companion: reserved (tcpmux), so nothing answers there. */
+const OTHER_COMPANION_PORT = 1;
+
 /** How often, and how far apart, `Sandbox.remove` tries while files still appear: 5 s in all. */
 const REMOVE_TRIES = 50;
 const REMOVE_RETRY_MS = 100;
@@ -65,14 +68,42 @@ export class Sandbox {
   /**
    * A Claude Code user whose settings start it in permission mode `mode` (its user settings in
    * CLAUDE_CONFIG_DIR): Tandem then counts Claude Code as installed, and `acceptEdits` is a
-   * mode that shows no diffs, so the frontends show Claude Code's warning.
+   * mode that shows no diffs, so the frontends show Claude Code's warning. `diffTool: 'terminal'`
+   * (in its state file) shows every diff in its terminal: a warning too. `otherCompanion` plants
+   * a live lock of another companion on the workspace, named as that editor names itself (e.g.
+   * `Visual Studio Code`, `Neovim`, `Emacs`), in `~/.claude/ide` (which Claude Code lists as well
+   * when CLAUDE_CONFIG_DIR is set; `discoveryFiles` does not). Its `pid` is this test process's,
+   * and nothing listens on its port.
    */
-  useClaudeCode(mode: string): void {
+  useClaudeCode(
+    mode: string,
+    options: { diffTool?: 'terminal'; otherCompanion?: string } = {},
+  ): void {
     mkdirSync(this.claudeConfigDir, { recursive: true });
     writeFileSync(
       path.join(this.claudeConfigDir, 'settings.json'),
       JSON.stringify({ permissions: { defaultMode: mode } }),
     );
+    if (options.diffTool) {
+      writeFileSync(
+        path.join(this.claudeConfigDir, '.claude.json'),
+        JSON.stringify({ diffTool: options.diffTool }),
+      );
+    }
+    if (options.otherCompanion) {
+      const ideDir = path.join(this.home, '.claude', 'ide');
+      mkdirSync(ideDir, { recursive: true, mode: 0o700 });
+      const lock = {
+        pid: process.pid,
+        workspaceFolders: [this.workspace],
+        ideName: options.otherCompanion,
+        transport: 'ws',
+        authToken: 'planted-by-the-test',
+      };
+      writeFileSync(path.join(ideDir, `${OTHER_COMPANION_PORT}.lock`), JSON.stringify(lock), {
+        mode: 0o600,
+      });
+    }
   }
 
   /** Every discovery file written here: Gemini CLI's folder, Qwen Code's, Claude Code's. */
