@@ -113,13 +113,14 @@ async function inOwnPane(
 
 /** Waits until the editor shows the diff of the file (and, around the CLI, its hint). */
 async function diffShown(driver: CliScenarioDriver, { session, editor, file, inEditor }: Scene) {
-  await waitFor(
-    `the diff in ${driver.name}`,
-    async () => (await editor.diffViews()).some((view) => view.filePath === file) || undefined,
-    LONG,
-  ).catch(async (error: unknown) => {
-    throw new Error(`${String(error)}; the CLI's screen:\n${await session.screen()}`);
-  });
+  await withScreen(
+    session,
+    waitFor(
+      `the diff in ${driver.name}`,
+      async () => (await editor.diffViews()).some((view) => view.filePath === file) || undefined,
+      LONG,
+    ),
+  );
   if (inEditor) await session.waitForScreen(driver.diffHint);
 }
 
@@ -127,13 +128,26 @@ async function turnOver(session: CliSession): Promise<void> {
   await session.waitForScreen((screen) => screen.includes(finalText), LONG);
 }
 
-async function diffClosed(driver: CliScenarioDriver, { editor, file }: Scene): Promise<void> {
-  await waitFor(
-    `the diff in ${driver.name} to close`,
-    async () =>
-      (await editor.diffViews()).some((view) => view.filePath === file) ? undefined : true,
-    LONG,
+async function diffClosed(
+  driver: CliScenarioDriver,
+  { editor, file, session }: Scene,
+): Promise<void> {
+  await withScreen(
+    session,
+    waitFor(
+      `the diff in ${driver.name} to close`,
+      async () =>
+        (await editor.diffViews()).some((view) => view.filePath === file) ? undefined : true,
+      LONG,
+    ),
   );
+}
+
+/** `waiting`, whose failure shows the CLI's screen too. */
+function withScreen<T>(session: CliSession, waiting: Promise<T>): Promise<T> {
+  return waiting.catch(async (error: unknown) => {
+    throw new Error(`${String(error)}; the CLI's screen:\n${await session.screen()}`);
+  });
 }
 
 async function bufferShows(editor: CliEditor, file: string, text: string): Promise<void> {

@@ -19,6 +19,14 @@ function gotoKeys({ line, character }: Position): string {
   return `${line}gg` + 'gh' + (character > 1 ? `${character - 1}l` : '');
 }
 
+/** The cursor's line as the status line shows it (`LINE:COLUMN`, its last such pair). */
+function cursorLine(screen: string): number | undefined {
+  const status = /^ (?:NOR|INS|SEL) .*$/m.exec(screen)?.[0];
+  const pairs = [...(status ?? '').matchAll(/(\d+):\d+/g)];
+  const line = pairs.at(-1)?.[1];
+  return line === undefined ? undefined : Number(line);
+}
+
 type LspMessage = LspLogEntry['message'];
 
 /** A proposal Helix shows: the file Helix opened for it, as its language server asked. */
@@ -61,8 +69,36 @@ export class HelixUnderTest {
   /** Selects from `first` to `last` (both characters included) in the current file. */
   async select(first: Position, last: Position): Promise<void> {
     await this.helix.normal();
-    await this.helix.type(`${gotoKeys(first)}v${gotoKeys(last)}`);
+    await this.moveTo(first);
+    await this.helix.type('v');
     await this.helix.waitForScreen('Select mode', (screen) => /^ SEL /m.test(screen));
+    await this.moveTo(last);
+  }
+
+  /**
+   * Puts the cursor on `position`, typed again until the status line shows its line: keys
+   * typed right after a command may be read before Helix is ready for them (seen once in CI,
+   * where the selection began on line 1). The keys move to absolute places: typing them twice
+   * is harmless.
+   */
+  private async moveTo(position: Position): Promise<void> {
+    for (let tries = 1; ; tries += 1) {
+      await this.helix.type(gotoKeys(position));
+      const there = await this.helix
+        .waitForScreen(
+          `the cursor on line ${position.line}`,
+          (screen) => cursorLine(screen) === position.line,
+          5_000,
+        )
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (tries === 5) throw error;
+            return false;
+          },
+        );
+      if (there) return;
+    }
   }
 
   /**

@@ -43,8 +43,8 @@ export function idlePattern(cli: CliName): RegExp {
 }
 
 // Keys for "Yes, allow once" (option 1, picked by its number) and for "No" (Esc).
-const approveKeys = ['1'];
-const rejectKeys = ['Escape'];
+const APPROVE_KEY = '1';
+const REJECT_KEY = 'Escape';
 
 export type ScreenCondition = RegExp | ((screen: string) => boolean);
 
@@ -194,16 +194,21 @@ export class CliSession {
     await this.submit(editPrompt(this.edit));
   }
 
-  /** Waits for the CLI's own confirmation dialog and picks "allow once". */
+  /**
+   * Waits for the CLI's own confirmation dialog and picks "allow once", again until the dialog
+   * goes: a key sent as an editor hands its terminal back may reach the editor instead (seen in
+   * CI with Claude Code in Neovim's terminal). Once it went, the CLI goes on with the edit.
+   */
   async approveInTerminal(timeoutMs?: number): Promise<void> {
-    await this.waitForScreen(SCREENS[this.cli].confirmation, timeoutMs);
-    await this.sendKeys(...approveKeys);
+    const { confirmation } = SCREENS[this.cli];
+    await this.waitForScreen(confirmation, timeoutMs);
+    await this.pressUntilGone(APPROVE_KEY, confirmation, timeoutMs);
   }
 
   /** Waits for the CLI's own confirmation dialog and declines the edit. */
   async rejectInTerminal(timeoutMs?: number): Promise<void> {
     await this.waitForScreen(SCREENS[this.cli].confirmation, timeoutMs);
-    await this.sendKeys(...rejectKeys);
+    await this.sendKeys(REJECT_KEY);
   }
 
   /** Ends the pane with every process in it, and the fake model. Safe to call twice. */
