@@ -108,7 +108,7 @@ function messages(emacs: EmacsSession): Promise<string> {
 }
 
 test(
-  "the engine's warnings: said once, marked in the mode line, with their fixes in tandem-status",
+  "the engine's warnings, Claude Code's three among them: said once, marked in the mode line, with their fixes in tandem-status",
   { skip },
   () =>
     withEmacs(
@@ -124,10 +124,23 @@ test(
           first.some((w) => w.code === 'no-diffs' && w.cli === 'qwen'),
           JSON.stringify(first),
         );
-        // And Claude Code's settings write edits without asking.
+        // And Claude Code writes edits without asking, shows its diffs in its terminal, and
+        // claude-code-ide.el (whose lock names its editor "Emacs") serves the folder too.
+        const claude = (code: string) => {
+          const found = first.find((w) => w.code === code && w.cli === 'claude');
+          assert.ok(found?.fix, `${code} in ${JSON.stringify(first)}`);
+          return { message: found.message, fix: found.fix };
+        };
+        claude('no-diffs');
+        assert.match(claude('terminal-diffs').fix, /Type \/config in Claude Code/);
+        const otherCompanion = claude('shared-folder');
         assert.ok(
-          first.some((w) => w.code === 'no-diffs' && w.cli === 'claude'),
-          JSON.stringify(first),
+          otherCompanion.message.includes(`: Emacs (PID ${process.pid}, port 1,`),
+          otherCompanion.message,
+        );
+        assert.match(
+          otherCompanion.fix,
+          /stop claude-code-ide\.el there \(M-x claude-code-ide-stop\)/,
         );
         await emacs.waitForScreen(/Tandem\[0\]!/);
         const said = (await messages(emacs))
@@ -170,7 +183,11 @@ test(
           await qwen.kill();
         }
       },
-      { tandem: true, prepare: (sandbox) => sandbox.useClaudeCode('acceptEdits') },
+      {
+        tandem: true,
+        prepare: (sandbox) =>
+          sandbox.useClaudeCode('acceptEdits', { diffTool: 'terminal', otherCompanion: 'Emacs' }),
+      },
     ),
 );
 

@@ -32,6 +32,28 @@ function fileText(file: string): Promise<string> {
   });
 }
 
+interface Warning {
+  code: string;
+  cli?: string;
+  message: string;
+  fix?: string;
+}
+
+/**
+ * The lines of the report `:checkhealth tandem` writes in its own buffer (run after `before`,
+ * Lua in the same call), that buffer then wiped out.
+ */
+async function healthReport(session: NeovimSession, before = ''): Promise<string[]> {
+  const health = await session.lua<{ filetype: string; lines: string[] }>(`
+    ${before}
+    vim.cmd('checkhealth tandem')
+    return { filetype = vim.bo.filetype, lines = vim.api.nvim_buf_get_lines(0, 0, -1, false) }
+  `);
+  assert.equal(health.filetype, 'checkhealth', health.lines.join('\n'));
+  await session.command('bwipeout');
+  return health.lines;
+}
+
 describe('Tandem running in Neovim', { skip }, () => {
   let sandbox: Sandbox;
   let session: NeovimSession;
@@ -39,7 +61,9 @@ describe('Tandem running in Neovim', { skip }, () => {
 
   before(async () => {
     sandbox = new Sandbox();
-    sandbox.useClaudeCode('acceptEdits');
+    // Claude Code writes without asking, shows its diffs in its terminal, and claudecode.nvim
+    // (whose lock names its editor "Neovim") serves the folder too: all three of its warnings.
+    sandbox.useClaudeCode('acceptEdits', { diffTool: 'terminal', otherCompanion: 'Neovim' });
     session = await NeovimSession.start(sandbox, {
       tandem: `{ terminal = { clis = {
         probe = { 'sh', '-c', 'printenv QWEN_CODE_IDE_SERVER_PORT > cli.out' },
@@ -74,25 +98,36 @@ describe('Tandem running in Neovim', { skip }, () => {
     assert.equal(qwen.ppid, await session.lua<number>('return vim.fn.getpid()'));
   });
 
-  test("the engine's warnings are in :TandemStatus and :checkhealth, with their fixes", async () => {
-    const { warnings } = await session.lua<{
-      warnings: { code: string; cli?: string; message: string; fix?: string }[];
-    }>(`return require('tandem').status()`);
-    // The sandbox's settings leave IDE mode off; Claude Code's write edits without asking.
-    const ideModeOff = warnings.find((w) => w.code === 'ide-mode-off' && w.cli === 'gemini');
-    assert.ok(ideModeOff, JSON.stringify(warnings));
-    const claudeWrites = warnings.find((w) => w.code === 'no-diffs' && w.cli === 'claude');
-    assert.ok(claudeWrites, JSON.stringify(warnings));
+  test("the engine's warnings, Claude Code's three among them, are in :TandemStatus and :checkhealth, with their fixes", async () => {
+    const { warnings } = await session.lua<{ warnings: Warning[] }>(
+      `return require('tandem').status()`,
+    );
+    const find = (code: string, cli: string) => {
+      const found = warnings.find((w) => w.code === code && w.cli === cli);
+      assert.ok(found?.fix, `${code} (${cli}) in ${JSON.stringify(warnings)}`);
+      return { message: found.message, fix: found.fix };
+    };
+    // The sandbox's settings leave IDE mode off.
+    const ideModeOff = find('ide-mode-off', 'gemini');
+    const claudeWrites = find('no-diffs', 'claude');
+    const terminalDiffs = find('terminal-diffs', 'claude');
+    assert.match(terminalDiffs.fix, /Type \/config in Claude Code/);
+    const otherCompanion = find('shared-folder', 'claude');
+    assert.ok(otherCompanion.message.includes(`: Neovim (PID ${process.pid}, port 1,`));
+    assert.match(otherCompanion.fix, /stop claudecode\.nvim there \(:ClaudeCodeStop\)/);
+
     const printed = await session.lua<string>(`return vim.fn.execute('TandemStatus')`);
     for (const warning of warnings) {
       assert.ok(printed.includes(`Warning: ${warning.message} ${warning.fix ?? ''}`.trim()));
     }
-    await session.command('checkhealth tandem');
-    const report = (await session.lines()).join('\n');
-    assert.ok(report.includes(ideModeOff.message), report);
-    assert.ok(report.includes('/ide enable'), report);
-    assert.ok(report.includes(claudeWrites.message), report);
-    await session.command('bwipeout');
+    const report = await healthReport(session);
+    for (const warning of [ideModeOff, claudeWrites, terminalDiffs, otherCompanion]) {
+      // The message as a warning, its fix as the advice under it.
+      const at = report.findIndex((line) => line.includes(warning.message));
+      assert.match(report[at] ?? '', /WARNING:? /, report.join('\n'));
+      assert.match(report[at + 1] ?? '', /- ADVICE:$/, report.join('\n'));
+      assert.ok(report[at + 2]?.endsWith(`- ${warning.fix}`), report.join('\n'));
+    }
   });
 
   test("the sidecar's environment is Neovim's, so a terminal opened later inherits it", async () => {
@@ -199,8 +234,7 @@ describe('Tandem running in Neovim', { skip }, () => {
     assert.match(printed, /Connected CLIs: Gemini/);
     for (const file of status.discovery_files) assert.ok(printed.includes(file), file);
 
-    await session.command('checkhealth tandem');
-    const report = (await session.lines()).join('\n');
+    const report = (await healthReport(session)).join('\n');
     assert.match(report, /OK:? Node\.js v\d+/);
     assert.match(report, /OK:? tandem command: /);
     assert.match(
@@ -213,7 +247,6 @@ describe('Tandem running in Neovim', { skip }, () => {
       assert.ok(report.includes(`discovery file: ${file}`), file);
     assert.match(report, /OK:? connected: Gemini/);
     assert.doesNotMatch(report, /ERROR/);
-    await session.command('bwipeout');
   });
 
   test('Qwen Code is shown by its name alone (the version it reports is not its own)', async () => {
@@ -256,11 +289,9 @@ describe('Tandem running in Neovim', { skip }, () => {
     await session.command('TandemStop');
     await session.waitForState('stopped');
     // One call: the health check runs while the sidecar is still starting.
-    await session.lua(`vim.cmd('TandemStart'); vim.cmd('checkhealth tandem')`);
-    const report = (await session.lines()).join('\n');
+    const report = (await healthReport(session, `vim.cmd('TandemStart')`)).join('\n');
     assert.doesNotMatch(report, /the sidecar is starting|Start it with :TandemStart/, report);
     assert.match(report, /OK:? sidecar running \(pid \d+\)/);
-    await session.command('bwipeout');
   });
 
   test("the sidecar starts with glibc's allocator set to give large buffers back unless Neovim's environment sets it, and without extra CA certificates; terminals and CLIs keep the user's", async () => {
@@ -324,8 +355,7 @@ describe('Tandem failing to start', { skip: neovimSkipReason() }, () => {
     assert.match(status.error ?? '', /did not start|exited/);
     const log = readFileSync(status.log_file, 'utf8');
     assert.match(log, /sidecar: broken/);
-    await neovim.session.command('checkhealth tandem');
-    assert.match((await neovim.session.lines()).join('\n'), /ERROR:? the sidecar failed/);
+    assert.match((await healthReport(neovim.session)).join('\n'), /ERROR:? the sidecar failed/);
   });
 });
 

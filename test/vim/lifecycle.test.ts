@@ -157,19 +157,35 @@ async function messages(vim: VimSession, pattern: RegExp): Promise<string[]> {
 }
 
 describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
-  const scene = runningVim(undefined, (sandbox) => sandbox.useClaudeCode('acceptEdits'));
+  // Claude Code writes without asking and shows its diffs in its terminal, and Anthropic's
+  // extension in a VS Code window serves the folder too.
+  const scene = runningVim(undefined, (sandbox) =>
+    sandbox.useClaudeCode('acceptEdits', {
+      diffTool: 'terminal',
+      otherCompanion: 'Visual Studio Code',
+    }),
+  );
 
-  test("the warnings of the sandbox (IDE mode off, Qwen's default approval mode, Claude Code's permission mode) are told once, and :TandemStatus shows each with its fix", async () => {
+  test("the warnings of the sandbox (IDE mode off, Qwen's default approval mode, Claude Code's permission mode, terminal diff tool and other companion) are told once, and :TandemStatus shows each with its fix", async () => {
     const { warnings } = scene.status;
     const codes = warnings.map((w) => w.code);
     assert.ok(codes.includes('ide-mode-off'), JSON.stringify(warnings));
+    const find = (code: string, cliName: string) => {
+      const found = warnings.find((w) => w.code === code && w.message.includes(cliName));
+      assert.ok(found?.fix, `${code} (${cliName}) in ${JSON.stringify(warnings)}`);
+      return { message: found.message, fix: found.fix };
+    };
+    find('no-diffs', 'Qwen Code');
+    find('no-diffs', 'Claude Code');
+    assert.match(find('terminal-diffs', 'Claude Code').fix, /Type \/config in Claude Code/);
+    const otherCompanion = find('shared-folder', 'Claude Code');
     assert.ok(
-      warnings.some((w) => w.code === 'no-diffs' && w.message.includes('Qwen Code')),
-      JSON.stringify(warnings),
+      otherCompanion.message.includes(`: Visual Studio Code (PID ${process.pid}, port 1,`),
+      otherCompanion.message,
     );
-    assert.ok(
-      warnings.some((w) => w.code === 'no-diffs' && w.message.includes('Claude Code')),
-      JSON.stringify(warnings),
+    assert.match(
+      otherCompanion.fix,
+      /disable Anthropic's Claude Code extension in that Visual Studio Code window/,
     );
     const told = await messages(scene.vim, /see :TandemStatus/);
     assert.equal(told.length, 1, told.join('\n'));
