@@ -93,13 +93,14 @@ function! s:Session.initialized(bridge, error, result) abort
 endfunction
 
 " The engine's warnings, which replace the last ones. A new list is announced in one short
-" line: :TandemStatus shows it whole.
+" line: :TandemStatus shows it whole. Where to look comes before the codes, which a narrow
+" window cuts.
 function! s:Session.warnings_changed(warnings) abort
   for warning in a:warnings
     call self.log.write('info', printf('warning (%s): %s', warning.code, tandem#status#warning_text(warning)))
   endfor
   if a:warnings != self.warnings && !empty(a:warnings)
-    call self.log.tell('warn', printf('%d %s (%s): see :TandemStatus', len(a:warnings),
+    call self.log.tell('warn', printf('%d %s, see :TandemStatus (%s)', len(a:warnings),
           \ len(a:warnings) == 1 ? 'warning' : 'warnings', join(map(copy(a:warnings), 'v:val.code'), ', ')))
   endif
   let self.warnings = a:warnings
