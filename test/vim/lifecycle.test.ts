@@ -191,7 +191,9 @@ describe("the engine's warnings and the doctor, in Vim", { skip }, () => {
     assert.equal(told.length, 1, told.join('\n'));
     assert.match(
       told[0]!,
-      new RegExp(`Tandem: ${warnings.length} warnings, see :TandemStatus \\(${codes.join(', ')}\\)`),
+      new RegExp(
+        `Tandem: ${warnings.length} warnings, see :TandemStatus \\(${codes.join(', ')}\\)`,
+      ),
     );
     assert.doesNotMatch(await scene.vim.screen(), /Press ENTER/);
     const shown = await scene.vim.eval<string>(`execute('TandemStatus')`);
