@@ -402,8 +402,14 @@ describe('review page in Chromium', { skip: missing }, () => {
       const diffTool = 'Claude Code\'s diff tool is "terminal"';
       const otherCompanion = 'Another Claude Code companion serves this folder: Visual Studio Code';
       const fixes = [
-        { message: permissionMode, fix: `--permission-mode default, or set {"permissions": {"defaultMode": "default"}} in ${settings}` },
-        { message: diffTool, fix: `set "Diff tool" to auto, or set "diffTool": "auto" in ${state}` },
+        {
+          message: permissionMode,
+          fix: `--permission-mode default, or set {"permissions": {"defaultMode": "default"}} in ${settings}`,
+        },
+        {
+          message: diffTool,
+          fix: `set "Diff tool" to auto, or set "diffTool": "auto" in ${state}`,
+        },
         {
           message: otherCompanion,
           fix: "disable Anthropic's Claude Code extension in that Visual Studio Code window",
