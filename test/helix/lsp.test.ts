@@ -41,6 +41,12 @@ describe(
 
     before(async () => {
       scene.sandbox = new Sandbox();
+      // A Claude Code user in a mode that writes without asking, with the terminal diff tool,
+      // and another companion's live lock on this folder: three warnings, before Helix starts.
+      scene.sandbox.useClaudeCode('acceptEdits', {
+        diffTool: 'terminal',
+        otherCompanion: 'Visual Studio Code',
+      });
       writeFileSync(file('notes.txt'), `first line\n${WIDE_LINE}\nlast line\n`);
       writeFileSync(file('other.txt'), 'other\n');
       scene.helix = await HelixUnderTest.start(scene.sandbox, ['notes.txt']);
@@ -68,23 +74,46 @@ describe(
       }
     });
 
-    test("Tandem's warnings (IDE mode off, Qwen Code's approval mode) reach Helix as messages, each once", async () => {
+    test("Tandem's warnings (IDE mode off, the approval and permission modes, Claude Code's diff tool, another companion) reach Helix as messages, each once", async () => {
       const told = (entry: { direction: string; message: { method?: string } }) =>
         entry.direction === 'received' && entry.message.method === 'window/showMessage';
       const text = (entry: { message: { params?: unknown } }) =>
         (entry.message.params as { message: string }).message;
-      await scene.helix.helix.waitForLsp(
-        "the warnings about both CLIs' settings",
-        (entry) => told(entry) && /approval mode/.test(text(entry)),
-      );
+      const expected = [
+        ...['Gemini CLI', 'Qwen Code'].map((cli) => ({
+          message: `IDE mode is off in ${cli}`,
+          fix: /Type \/ide enable/,
+        })),
+        { message: 'Qwen Code starts in approval mode', fix: /Type \/approval-mode default/ },
+        {
+          message: 'Claude Code starts in permission mode "acceptEdits"',
+          fix: /Start it with --permission-mode default/,
+        },
+        {
+          message: `Claude Code's diff tool is "terminal"`,
+          fix: /set "Diff tool" to auto/,
+        },
+        {
+          message: 'Another Claude Code companion serves this folder: Visual Studio Code',
+          fix: /disable Anthropic's Claude Code extension in that Visual Studio Code window/,
+        },
+      ];
+      // Told in one go, one message each: wait for every one of them.
+      for (const { message } of expected) {
+        await scene.helix.helix.waitForLsp(
+          message,
+          (entry) => told(entry) && text(entry).includes(message),
+        );
+      }
       const messages = scene.helix.helix
         .lspLog()
         .filter((entry) => entry.server === 'tandem' && told(entry))
         .map(text);
-      for (const cli of ['Gemini CLI', 'Qwen Code']) {
-        const ideModeOff = messages.filter((each) => each.includes(`IDE mode is off in ${cli}`));
-        assert.equal(ideModeOff.length, 1, messages.join('\n'));
-        assert.match(ideModeOff[0] as string, /^Tandem: .*Type \/ide enable/);
+      for (const { message, fix } of expected) {
+        const found = messages.filter((each) => each.includes(message));
+        assert.equal(found.length, 1, `${message}:\n${messages.join('\n')}`);
+        assert.match(found[0] as string, /^Tandem: /);
+        assert.match(found[0] as string, fix);
       }
       assert.equal(new Set(messages).size, messages.length, messages.join('\n'));
     });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { createServer } from 'node:http';
@@ -72,8 +72,10 @@ describe('review page in Chromium', { skip: missing }, () => {
   before(async () => {
     sandbox = new Sandbox('tandem-review-page-');
     // The engine warns from this process's environment as if the CLIs ran with it: their HOME
-    // is the sandbox's, and Gemini CLI runs with REMOTE_CONTAINERS=true (see startRealClient).
+    // and CLAUDE_CONFIG_DIR are the sandbox's, and Gemini CLI runs with REMOTE_CONTAINERS=true
+    // (see startRealClient).
     process.env.HOME = sandbox.home;
+    process.env.CLAUDE_CONFIG_DIR = sandbox.claudeConfigDir;
     process.env.REMOTE_CONTAINERS = 'true';
     writeJson(join(sandbox.home, '.gemini', 'settings.json'), SETTINGS_THAT_SHOW_DIFFS);
     writeJson(join(sandbox.qwenHome, 'settings.json'), SETTINGS_THAT_SHOW_DIFFS);
@@ -380,6 +382,76 @@ describe('review page in Chromium', { skip: missing }, () => {
       await engine.workspaceChanged([workspace]);
       await eventually('no warning', () => (queue.warnings().length === 0 ? true : undefined));
       await warning.waitFor({ state: 'detached' });
+    });
+
+    test("Claude Code's warnings take one line each, their fix on demand, and each goes with its cause", async () => {
+      // A Claude Code user in a mode that writes without asking, with the terminal diff tool,
+      // and another companion's live lock on the sandbox's folder, which the editor now serves
+      // too: the engine looks again when the editor reports its folders, and warns three times.
+      sandbox.useClaudeCode('acceptEdits', {
+        diffTool: 'terminal',
+        otherCompanion: 'Visual Studio Code',
+      });
+      const settings = join(sandbox.claudeConfigDir, 'settings.json');
+      const state = join(sandbox.claudeConfigDir, '.claude.json');
+      const otherLocks = join(sandbox.home, '.claude');
+      const folders = [workspace, sandbox.workspace];
+      const warnings = page.locator('.warnings .notice');
+      const warning = (message: string) => warnings.filter({ hasText: message });
+      const permissionMode = 'Claude Code starts in permission mode "acceptEdits"';
+      const diffTool = 'Claude Code\'s diff tool is "terminal"';
+      const otherCompanion = 'Another Claude Code companion serves this folder: Visual Studio Code';
+      const fixes = [
+        {
+          message: permissionMode,
+          fix: `--permission-mode default, or set {"permissions": {"defaultMode": "default"}} in ${settings}`,
+        },
+        {
+          message: diffTool,
+          fix: `set "Diff tool" to auto, or set "diffTool": "auto" in ${state}`,
+        },
+        {
+          message: otherCompanion,
+          fix: "disable Anthropic's Claude Code extension in that Visual Studio Code window",
+        },
+      ];
+      try {
+        await engine.workspaceChanged(folders);
+        await eventually('three warnings', async () =>
+          (await warnings.count()) === 3 ? true : undefined,
+        );
+        for (const { message, fix } of fixes) {
+          const summary = warning(message).locator('summary');
+          const fixText = warning(message).locator('.notice-fix');
+          const oneLine = await summary.evaluate((element) => {
+            const style = element.ownerDocument.defaultView!.getComputedStyle(element);
+            return element.getBoundingClientRect().height < 2 * parseFloat(style.fontSize);
+          });
+          assert.equal(oneLine, true, `${message}: more than one line`);
+          assert.equal(await fixText.isVisible(), false);
+          await summary.click();
+          assert.equal(await fixText.isVisible(), true);
+          const shown = await fixText.innerText();
+          assert.ok(shown.includes(fix), shown);
+        }
+        // Each cause gone in turn takes its warning with it, and leaves the others.
+        rmSync(state);
+        await engine.workspaceChanged(folders);
+        await warning(diffTool).waitFor({ state: 'detached' });
+        writeJson(settings, { permissions: { defaultMode: 'default' } });
+        await engine.workspaceChanged(folders);
+        await warning(permissionMode).waitFor({ state: 'detached' });
+        assert.equal(await warning(otherCompanion).count(), 1);
+        rmSync(otherLocks, { recursive: true });
+        await engine.workspaceChanged(folders);
+        await eventually('no warning', () => (queue.warnings().length === 0 ? true : undefined));
+        await warnings.first().waitFor({ state: 'detached' });
+      } finally {
+        for (const planted of [settings, state, otherLocks]) {
+          rmSync(planted, { recursive: true, force: true });
+        }
+        await engine.workspaceChanged([workspace]);
+      }
     });
 
     test('two diffs queue: the first is shown, then the second, each answered apart', async () => {

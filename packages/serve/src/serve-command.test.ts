@@ -196,6 +196,45 @@ describe('tandem serve: the process', () => {
     assert.equal(await serve.stop('SIGINT'), 0);
   });
 
+  test("Claude Code's warnings are listed before you start, each with its fix", async () => {
+    const sandbox = new Sandbox();
+    try {
+      sandbox.useClaudeCode('acceptEdits', { diffTool: 'terminal', otherCompanion: 'Neovim' });
+      serve = await startServe([], { cwd: sandbox.workspace, env: sandbox.env() });
+      const output = await waitFor('the last warning', () =>
+        /ClaudeCodeStop/.test(serve!.stdout()) ? serve!.stdout() : undefined,
+      );
+      const settings = join(sandbox.claudeConfigDir, 'settings.json');
+      const state = join(sandbox.claudeConfigDir, '.claude.json');
+      for (const [message, fix] of [
+        [
+          `Claude Code starts in permission mode "acceptEdits" (set in ${settings})`,
+          `Start it with --permission-mode default, or set {"permissions": {"defaultMode": "default"}} in ${settings}.`,
+        ],
+        [
+          `Claude Code's diff tool is "terminal" (diffTool in ${state})`,
+          `Type /config in Claude Code and set "Diff tool" to auto, or set "diffTool": "auto" in ${state}.`,
+        ],
+        [
+          `Another Claude Code companion serves this folder: Neovim (PID ${process.pid}, port 1, folder ${sandbox.workspace})`,
+          // No terminal of its own: the line for Claude Code's, or the other companion stopped.
+          `In the terminal of Claude Code run`,
+        ],
+      ]) {
+        assert.ok(output.includes(`  ! ${message}`), output);
+        assert.ok(output.includes(`    fix: ${fix}`), output);
+      }
+      assert.match(
+        output,
+        /tandem env --port \d+.* before it; or stop claudecode\.nvim there \(:ClaudeCodeStop\)\.\n/,
+      );
+      assert.equal(await serve.stop('SIGTERM'), 0);
+    } finally {
+      await serve?.stop('SIGKILL');
+      sandbox.remove();
+    }
+  });
+
   for (const shell of ['fish', 'bash'] as const) {
     test(`the printed cd line is quoted for ${shell}: a hostile folder name stays one word`, async (t) => {
       if (!needShell(t, shell)) return;
