@@ -155,6 +155,9 @@ export class Engine implements EditorEvents {
           ...process.env,
           ...(options.discovery?.tmpDir && { TMPDIR: options.discovery.tmpDir }),
           ...(options.discovery?.qwenHome && { QWEN_HOME: options.discovery.qwenHome }),
+          ...(options.discovery?.claudeConfigDir && {
+            CLAUDE_CONFIG_DIR: options.discovery.claudeConfigDir,
+          }),
         },
         workspaceFolders: this.workspaceFolders,
         port: this.port,

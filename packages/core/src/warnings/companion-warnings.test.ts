@@ -119,6 +119,19 @@ describe('companion warnings', () => {
     );
   });
 
+  test("an engine reads Claude Code's settings from the folder its discovery options name", async (t) => {
+    const own = new Sandbox('tandem-warnings-claude-');
+    t.after(() => own.remove());
+    own.useClaudeCode('acceptEdits', { diffTool: 'terminal' });
+    const engine = await startEngine(own, new RecordingEditor());
+    t.after(() => engine.stop());
+    const claude = engine.warnings().filter((warning) => warning.cli === 'claude');
+    assert.deepEqual(
+      claude.map((warning) => warning.code),
+      ['no-diffs', 'terminal-diffs'],
+    );
+  });
+
   test("Claude Code's facts as its binary reads them: settings by precedence, its state file, other companions' locks", async () => {
     const home = join(sandbox.root, 'claude-user');
     const folder = join(sandbox.root, 'claude-project');
