@@ -65,6 +65,8 @@ export class BrokenClaudeCompanion {
   readonly closedTabs: string[] = [];
   /** The connections that said `ide_connected`. */
   readonly listening = new Set<WebSocket>();
+  /** How many upgrades were answered 101 (with or without the subprotocol). */
+  upgrades = 0;
   private readonly sockets = new Set<WebSocket>();
   private readonly wss: WebSocketServer;
   private selection?: Record<string, unknown>;
@@ -199,6 +201,7 @@ export class BrokenClaudeCompanion {
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.upgrades += 1;
       this.sockets.add(ws);
       ws.on('close', () => {
         this.sockets.delete(ws);

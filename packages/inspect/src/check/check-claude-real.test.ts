@@ -3,8 +3,10 @@
  * newest, or `TANDEM_CLAUDE=oldest`; offline, in tmux, against the fake Messages API) against
  * the planted-defect companion.
  * Without a defect a reject leaves the file as it was; with each defect whose effect a user
- * sees, the file gets what the check's message says. (The lock file's pid is judged against the
- * binary by doctor's test, claude-prediction-whole-cli.test.ts.)
+ * sees, the file gets what the check's message says. A companion that does not agree the `mcp`
+ * subprotocol is never connected to (by the newest), and a selection counted from 1 reaches the
+ * model one line off. (The lock file's pid is judged against the binary by doctor's test,
+ * claude-prediction-whole-cli.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -17,6 +19,7 @@ import {
   startClaudeCode,
   waitFor,
   waitUntil,
+  type ClaudeCodeRun,
 } from '@tandem/testkit';
 import { BrokenClaudeCompanion, type ClaudeDefect } from './broken-claude-companion.fixture.js';
 
@@ -47,9 +50,88 @@ const CASES: Case[] = [
   { defect: 'ignores-close-tab', act: 'terminal', written: PROPOSAL, leftOpen: true },
 ];
 
-// The newest only in CI; TANDEM_CLAUDE=oldest runs 2.1.110 (it behaves the same here).
+/** A question the fake model has no script for: it answers in words, and the turn ends. */
+const QUESTION = 'Which lines did I select?';
+
+// The newest only in CI; TANDEM_CLAUDE=oldest runs 2.1.110 (the same but where said below).
 const version = process.env.TANDEM_CLAUDE === 'oldest' ? 'oldest' : 'newest';
 const skip = missing(['tmux'], claudeCodeMissing(version));
+
+/**
+ * The companion selects `selected.txt`'s second and third lines, 0-based 1 to 2: the newest tells
+ * the model the lines counted from 1, 2.1.110 the 0-based lines as they came.
+ */
+const FIRST_LINE_TOLD = version === 'newest' ? 2 : 1;
+const SELECTIONS: { defect?: ClaudeDefect; shift: number }[] = [
+  { shift: 0 },
+  { defect: 'one-based-selection', shift: 1 },
+];
+
+/** The newest's runtime refuses a 101 that does not name the `mcp` subprotocol; 2.1.110's takes it. */
+const REFUSES_NO_SUBPROTOCOL = version === 'newest';
+
+interface Run {
+  file: string;
+  companion: BrokenClaudeCompanion;
+  run: ClaudeCodeRun;
+  screen(): Promise<string>;
+  /** Types `text` at Claude Code's prompt and sends it. */
+  prompt(text: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Claude Code started in a sandbox of its own, `CLAUDE_CODE_SSE_PORT` naming the companion. */
+async function againstCompanion(defects: ClaudeDefect[]): Promise<Run> {
+  const sandbox = new Sandbox();
+  const file = path.join(sandbox.workspace, 'notes.txt');
+  await writeFile(file, ORIGINAL);
+  const companion = await BrokenClaudeCompanion.start(defects, {
+    env: sandbox.env(),
+    workspace: sandbox.workspace,
+  });
+  const run = await startClaudeCode({
+    version,
+    cwd: sandbox.workspace,
+    dir: path.join(sandbox.root, 'claude-run'),
+    claudeConfigDir: sandbox.claudeConfigDir,
+    ssePort: companion.port,
+    script: { prompt: PROMPT, filePath: file, oldString: 'beta', newString: 'BETA' },
+  });
+  const screen = () => run.pane.capture();
+  return {
+    file,
+    companion,
+    run,
+    screen,
+    prompt: async (text) => {
+      await run.pane.type(text);
+      await waitUntil('the prompt typed', async () => (await screen()).includes(text));
+      await run.pane.sendKeys('Enter');
+    },
+    stop: async () => {
+      await run.stop();
+      await companion.stop();
+      sandbox.remove();
+    },
+  };
+}
+
+/** Approves the edit in Claude Code's terminal. */
+async function approveInTerminal(s: Run): Promise<void> {
+  await waitUntil('the confirmation in the terminal', async () =>
+    /Do you want to make this edit/.test(await s.screen()),
+  );
+  // A dialog drawn is not always listening yet: '1' again until it has gone.
+  await waitUntil(
+    'the edit approved in the terminal',
+    async () => {
+      if (!/Do you want to make this edit/.test(await s.screen())) return true;
+      await s.run.pane.sendKeys('1');
+      return false;
+    },
+    60_000,
+  );
+}
 
 describe(
   `Claude Code ${version}, real, against the planted defects`,
@@ -62,27 +144,11 @@ describe(
           ? `${defect ?? 'no defect'}: approved in the terminal, close_tab ${leftOpen ? 'leaves the diff open in the editor' : 'closes the diff in the editor'}`
           : `${defect ?? 'no defect'}: after "${act}" in the editor the file holds ${holds}`;
       it(name, async () => {
-        const sandbox = new Sandbox();
-        const file = path.join(sandbox.workspace, 'notes.txt');
-        await writeFile(file, ORIGINAL);
-        const companion = await BrokenClaudeCompanion.start(defect ? [defect] : [], {
-          env: sandbox.env(),
-          workspace: sandbox.workspace,
-        });
-        const run = await startClaudeCode({
-          version,
-          cwd: sandbox.workspace,
-          dir: path.join(sandbox.root, 'claude-run'),
-          claudeConfigDir: sandbox.claudeConfigDir,
-          ssePort: companion.port,
-          script: { prompt: PROMPT, filePath: file, oldString: 'beta', newString: 'BETA' },
-        });
-        const screen = () => run.pane.capture();
+        const s = await againstCompanion(defect ? [defect] : []);
+        const { companion } = s;
         try {
           await waitUntil('Claude Code connected', () => companion.listening.size > 0, 60_000);
-          await run.pane.type(PROMPT);
-          await waitUntil('the prompt typed', async () => (await screen()).includes(PROMPT));
-          await run.pane.sendKeys('Enter');
+          await s.prompt(PROMPT);
           if (act !== 'none') {
             const diff = await waitFor(
               'the diff in the editor',
@@ -93,19 +159,7 @@ describe(
             if (act === 'accept') companion.accept(diff, USER_TEXT);
             if (act === 'reject') companion.reject(diff);
             if (act === 'terminal') {
-              await waitUntil('the confirmation in the terminal', async () =>
-                /Do you want to make this edit/.test(await screen()),
-              );
-              // A dialog drawn is not always listening yet: '1' again until it has gone.
-              await waitUntil(
-                'the edit approved in the terminal',
-                async () => {
-                  if (!/Do you want to make this edit/.test(await screen())) return true;
-                  await run.pane.sendKeys('1');
-                  return false;
-                },
-                60_000,
-              );
+              await approveInTerminal(s);
               await waitUntil('close_tab for the diff', () =>
                 companion.closedTabs.includes(diff.tabName),
               );
@@ -114,20 +168,92 @@ describe(
           }
           if (written === ORIGINAL) {
             await waitUntil('the turn over', async () =>
-              /Rejected update to notes\.txt|User rejected/.test(await screen()),
+              /Rejected update to notes\.txt|User rejected/.test(await s.screen()),
             );
           } else {
             await waitUntil(
               'the file written',
-              async () => (await readFile(file, 'utf8')) === written,
+              async () => (await readFile(s.file, 'utf8')) === written,
               60_000,
             );
           }
-          assert.equal(await readFile(file, 'utf8'), written);
+          assert.equal(await readFile(s.file, 'utf8'), written);
         } finally {
-          await run.stop();
-          await companion.stop();
-          sandbox.remove();
+          await s.stop();
+        }
+      });
+    }
+
+    it(
+      REFUSES_NO_SUBPROTOCOL
+        ? 'no-subprotocol: answered 101 without it, Claude Code never connects and asks for the edit in its terminal alone'
+        : 'no-subprotocol: answered 101 without it, Claude Code connects all the same',
+      async () => {
+        const s = await againstCompanion(['no-subprotocol']);
+        const { companion } = s;
+        try {
+          if (!REFUSES_NO_SUBPROTOCOL) {
+            await waitUntil('Claude Code connected', () => companion.listening.size > 0, 60_000);
+            return;
+          }
+          await waitUntil('Claude Code to try the companion', () => companion.upgrades > 0, 60_000);
+          await s.prompt(PROMPT);
+          await approveInTerminal(s);
+          await waitUntil(
+            'the file written',
+            async () => (await readFile(s.file, 'utf8')) === PROPOSAL,
+            60_000,
+          );
+          await waitUntil('the editor shown disconnected', async () =>
+            (await s.screen()).includes('Broken Editor disconnected'),
+          );
+          // Nothing reached the editor: no ide_connected, no diff opened, none closed.
+          assert.equal(companion.listening.size, 0);
+          assert.deepEqual(companion.diffs, []);
+          assert.deepEqual(companion.closedTabs, []);
+        } finally {
+          await s.stop();
+        }
+      },
+    );
+
+    for (const { defect, shift } of SELECTIONS) {
+      const told = `${FIRST_LINE_TOLD + shift} to ${FIRST_LINE_TOLD + shift + 1}`;
+      it(`${defect ?? 'no defect'}: the model is told the user selected the lines ${told}`, async () => {
+        const s = await againstCompanion(defect ? [defect] : []);
+        const { companion } = s;
+        try {
+          await waitUntil('Claude Code connected', () => companion.listening.size > 0, 60_000);
+          // It hears the selection once it has set the connection up: selected again until
+          // it shows it.
+          await waitFor(
+            'Claude Code to show the selection',
+            async () => {
+              if (/2 lines selected/.test(await s.screen())) return true;
+              companion.select();
+              return undefined;
+            },
+            60_000,
+            500,
+          );
+          await s.prompt(QUESTION);
+          const selected = await waitFor(
+            'the selection told the model with the question',
+            () =>
+              s.run.model.requests
+                .filter((texts) => texts.some((text) => text.includes(QUESTION)))
+                .flat()
+                .find((text) => text.includes('The user selected the lines')),
+            60_000,
+          );
+          const lines = /The user selected the lines (\d+ to \d+) from .*selected\.txt:/.exec(
+            selected,
+          );
+          assert.equal(lines?.[1], told, selected);
+          // The text is passed on as sent: only the line numbers move.
+          assert.ok(selected.includes('two\nthree'), selected);
+        } finally {
+          await s.stop();
         }
       });
     }

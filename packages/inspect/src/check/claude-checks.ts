@@ -56,7 +56,7 @@ export const CLAUDE_RULES = {
     title: 'the upgrade with the token is answered 101 with subprotocol mcp',
     severity: 'breaks',
     effect:
-      'Claude Code\'s WebSocket fails to open ("IDE connection failed"): it works without the editor.',
+      'Claude Code\'s WebSocket does not open: it shows "<ideName> disconnected" and asks for every edit in its terminal alone. 2.1.332 refuses a 101 that does not name `mcp` too (2.1.110 connects all the same).',
     fix: 'Accept `GET /` upgrades on 127.0.0.1 that offer subprotocol `mcp` and answer with `Sec-WebSocket-Protocol: mcp`.',
   },
   noToken: {

@@ -16,7 +16,7 @@ export const CLAUDE_DIFF_RULES = {
     title: 'selection_changed names the selected lines, 0-based, with their text',
     severity: 'breaks',
     effect:
-      'Claude Code shows "⧉ N lines selected" from start and end, and tells the model "the lines <start.line+1> to <end.line+1> of <filePath>": other lines, or none, reach the model.',
+      'Claude Code shows "⧉ N lines selected" from start and end, and tells the model "The user selected the lines <start.line+1> to <end.line+1> from <filePath>:" (2.1.110: <start.line> to <end.line>) above the text: lines counted from 1 reach it one line off, and without start and end nothing does.',
     fix: 'Send `selection_changed {text, filePath, fileUrl, selection: {start, end, isEmpty}}` with lines and characters 0-based, `fileUrl` the file: URL of `filePath`, on every change.',
   },
   waits: {
