@@ -100,7 +100,8 @@ export const CLAUDE_RULES = {
     id: 'transport.initialize',
     title: 'initialize with protocol version 2025-11-25 is answered',
     severity: 'breaks',
-    effect: 'Claude Code\'s MCP client fails: "IDE connection failed", no editor.',
+    effect:
+      "Claude Code's MCP client cannot connect: it works without the editor, each diff in its terminal only.",
     fix: 'Serve MCP over the WebSocket (one JSON-RPC message a text frame) and answer `initialize`.',
   },
   tools: {
