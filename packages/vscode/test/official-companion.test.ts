@@ -139,8 +139,11 @@ const claudeSkip =
   );
 
 describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeout: 600_000 }, () => {
-  test('Tandem leaves Claude Code to it and says so; turned on in Settings, Tandem serves it', async (t) => {
+  test('Tandem leaves Claude Code to it and says so, with none of its warnings; turned on in Settings, Tandem serves it', async (t) => {
     const sandbox = new Sandbox('tandem-vscode-claude-ext-');
+    // Settings that Tandem warns of when it serves Claude Code (the extension's lock is the
+    // third: another companion on the folder).
+    sandbox.useClaudeCode('acceptEdits', { diffTool: 'terminal' });
     const vscode = await CodeServer.start(sandbox, { extensions: [CLAUDE_EXTENSION_VSIX] });
     t.after(async () => {
       await vscode.stop();
@@ -160,15 +163,41 @@ describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeo
         .locator('.notification-toast', { hasText: 'Tandem leaves Claude Code to it' })
         .waitFor({ state: 'visible', timeout: 60_000 });
       assert.equal(await live(true), undefined, 'Tandem wrote a Claude Code lock');
+      // Its warnings are the other CLIs' alone, all told at start in one notification.
+      const told = await notifications(vscode, 'IDE mode is off in Gemini CLI');
+      for (const text of told.filter((message) => message.startsWith('Tandem: '))) {
+        assert.doesNotMatch(text, /Claude Code|Show All Warnings/);
+      }
       // Integrated terminals get the extension's port, not Tandem's; the other CLIs are served.
       const terminal = await vscode.terminalEnvironment();
       assert.equal(terminal.CLAUDE_CODE_SSE_PORT, String(theirs.port));
+      assert.equal(terminal.CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL, undefined);
       assert.ok(terminal.QWEN_CODE_IDE_SERVER_PORT, 'Tandem no longer serves Qwen Code');
 
-      // Turned on in the Settings editor: Tandem serves Claude Code too.
+      // Turned on in the Settings editor: Tandem serves Claude Code too, and warns.
       await vscode.changeSetting('tandem.claudeCode.serve', true);
       const ours: ClaudeLock = await waitFor('Tandem’s Claude Code lock', () => live(true));
       assert.deepEqual(ours.workspaceFolders, [sandbox.workspace]);
+      const warned = await notifications(vscode, 'permission mode "acceptEdits"');
+      assert.ok(
+        warned.some((text) => text.includes('And 1 more warning: Show All Warnings.')),
+        warned.join('\n'),
+      );
     });
   });
 });
+
+/**
+ * The messages of the window's notifications, from the Notifications center (a toast hides
+ * after a while), once one of them has `awaited`.
+ */
+async function notifications(vscode: CodeServer, awaited: string): Promise<string[]> {
+  const messages = vscode.page.locator('.notifications-center .notification-list-item-message');
+  await vscode.page.locator('[id="status.notifications"]').click();
+  try {
+    await messages.filter({ hasText: awaited }).first().waitFor({ timeout: 60_000 });
+    return await messages.allInnerTexts();
+  } finally {
+    await vscode.page.keyboard.press('Escape');
+  }
+}
