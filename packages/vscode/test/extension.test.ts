@@ -407,6 +407,8 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
   const warningsCase = 'Claude Code’s warnings, with their fixes: no diffs, the terminal diff tool, another companion';
   test(warningsCase, () =>
     vscode.explained(warningsCase, async () => {
+    // Room for its toast: VS Code shows at most three at once.
+    await vscode.dismissNotifications();
     sandbox.useClaudeCode('acceptEdits', {
       diffTool: 'terminal',
       otherCompanion: 'Visual Studio Code',
