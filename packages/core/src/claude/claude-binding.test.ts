@@ -105,7 +105,10 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     assert.equal(engine.terminalEnv().CLAUDE_CODE_SSE_PORT, String(engine.claudePort));
     // Nor may Claude Code install Anthropic's extension, which would take it over.
     assert.equal(engine.terminalEnv().CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL, '1');
-    assert.equal(engine.terminalEnv(['gemini', 'qwen']).CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL, undefined);
+    assert.equal(
+      engine.terminalEnv(['gemini', 'qwen']).CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL,
+      undefined,
+    );
     assert.ok(engine.discoveryFiles.includes(lock.file));
   });
 
