@@ -50,6 +50,7 @@ export class WindowCompanion implements vscode.Disposable {
     this.terminals = new Terminals(context.environmentVariableCollection);
     this.subscriptions = [
       this.reports,
+      this.notices,
       new InspectCommands(
         {
           terminalEnvironment: () => this.terminals.environment(),

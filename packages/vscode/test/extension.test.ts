@@ -408,6 +408,7 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     'Claude Code’s warnings, with their fixes: no diffs, the terminal diff tool, another companion';
   test(warningsCase, () =>
     vscode.explained(warningsCase, async () => {
+      await vscode.waitForDiscovery();
       // Room for its toast: VS Code shows at most three at once.
       await vscode.dismissNotifications();
       sandbox.useClaudeCode('acceptEdits', {
@@ -433,12 +434,19 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
         });
         await toast.waitFor({ state: 'visible', timeout: 60_000 });
         // All three with their fixes pass VS Code's 1,000 characters, where it would cut the text:
-        // the third is one button away.
+        // the third is one link away.
         assert.equal(
           await toast.locator('.notification-list-item-message').innerText(),
           `Tandem: ${noDiffs} ${terminalDiffs} And 1 more warning: Show All Warnings.`,
         );
-        await vscode.clickNotificationButton('permission mode "acceptEdits"', 'Show All Warnings');
+        // The link in the text: a collapsed toast shows its first line only.
+        const expand = toast.locator('.codicon-notifications-expand');
+        if (await expand.count()) {
+          // Its toolbar shows under the pointer.
+          await toast.hover();
+          await expand.click();
+        }
+        await toast.locator('a', { hasText: 'Show All Warnings' }).click();
         const all = await vscode.activeEditorText('Tandem Warnings');
         for (const line of [
           `Claude Code starts in permission mode "acceptEdits" (set in ${settings})`,

@@ -163,11 +163,9 @@ describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeo
         .locator('.notification-toast', { hasText: 'Tandem leaves Claude Code to it' })
         .waitFor({ state: 'visible', timeout: 60_000 });
       assert.equal(await live(true), undefined, 'Tandem wrote a Claude Code lock');
-      // Its warnings are the other CLIs' alone, all told at start in one notification.
-      const told = await notifications(vscode, 'IDE mode is off in Gemini CLI');
-      for (const text of told.filter((message) => message.startsWith('Tandem: '))) {
-        assert.doesNotMatch(text, /Claude Code|Show All Warnings/);
-      }
+      // Its warnings are the other CLIs' alone.
+      const left = await warnings(vscode, 'IDE mode is off in Gemini CLI');
+      assert.doesNotMatch(left, /Claude Code/);
       // Integrated terminals get the extension's port, not Tandem's; the other CLIs are served.
       const terminal = await vscode.terminalEnvironment();
       assert.equal(terminal.CLAUDE_CODE_SSE_PORT, String(theirs.port));
@@ -178,26 +176,18 @@ describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeo
       await vscode.changeSetting('tandem.claudeCode.serve', true);
       const ours: ClaudeLock = await waitFor('Tandem’s Claude Code lock', () => live(true));
       assert.deepEqual(ours.workspaceFolders, [sandbox.workspace]);
-      const warned = await notifications(vscode, 'permission mode "acceptEdits"');
-      assert.ok(
-        warned.some((text) => text.includes('And 1 more warning: Show All Warnings.')),
-        warned.join('\n'),
-      );
+      const served = await warnings(vscode, 'permission mode "acceptEdits"');
+      assert.match(served, /Claude Code's diff tool is "terminal"/);
+      assert.match(served, /Another Claude Code companion serves this folder: code-server/);
     });
   });
 });
 
-/**
- * The messages of the window's notifications, from the Notifications center (a toast hides
- * after a while), once one of them has `awaited`.
- */
-async function notifications(vscode: CodeServer, awaited: string): Promise<string[]> {
-  const messages = vscode.page.locator('.notifications-center .notification-list-item-message');
-  await vscode.page.locator('[id="status.notifications"]').click();
-  try {
-    await messages.filter({ hasText: awaited }).first().waitFor({ timeout: 60_000 });
-    return await messages.allInnerTexts();
-  } finally {
-    await vscode.page.keyboard.press('Escape');
-  }
+/** What **Tandem: Show Warnings** shows, once it has `awaited`. */
+function warnings(vscode: CodeServer, awaited: string): Promise<string> {
+  return waitFor(`"${awaited}" in Tandem: Show Warnings`, async () => {
+    await vscode.runCommand('Tandem: Show Warnings');
+    const text = await vscode.activeEditorText('Tandem Warnings');
+    return text.includes(awaited) ? text : undefined;
+  });
 }
