@@ -1,8 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { doctorCommand, envCommand } from '@tandem/inspect';
 import * as vscode from 'vscode';
-
-const SCHEME = 'tandem-report';
+import type { ReportDocuments } from './report-documents.js';
 
 /** What the commands need of the running window: its terminals' variables and its port. */
 export interface InspectedWindow {
@@ -14,26 +13,19 @@ export interface InspectedWindow {
 
 /**
  * **Tandem: Doctor** and **Tandem: Show Environment**: `tandem doctor` and `tandem env`, run in
- * this extension host, their reports shown in read-only documents (run again, a report is
- * replaced in place).
+ * this extension host, their reports shown in read-only documents.
  */
-export class InspectCommands implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly reports = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+export class InspectCommands implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly window: InspectedWindow) {
+  constructor(
+    private readonly window: InspectedWindow,
+    private readonly reports: ReportDocuments,
+  ) {
     this.subscriptions = [
-      this.changed,
-      vscode.workspace.registerTextDocumentContentProvider(SCHEME, this),
       vscode.commands.registerCommand('tandem.doctor', () => this.doctor()),
       vscode.commands.registerCommand('tandem.showEnvironment', () => this.environment()),
     ];
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.reports.get(uri.path) ?? '';
   }
 
   dispose(): void {
@@ -53,7 +45,7 @@ export class InspectCommands implements vscode.TextDocumentContentProvider, vsco
     const intro =
       `What Gemini CLI and Qwen Code would do if started in ${folder} ` +
       `from an integrated terminal of this window (tandem doctor):\n\n`;
-    await this.show('Tandem Doctor', intro + output.text, 'plaintext');
+    await this.reports.show('Tandem Doctor', intro + output.text, 'plaintext');
   }
 
   /** The shell code that connects a CLI started outside VS Code to this window. */
@@ -74,18 +66,7 @@ export class InspectCommands implements vscode.TextDocumentContentProvider, vsco
       `# Run these lines in a terminal outside VS Code (another terminal window, a tmux pane):\n` +
       `# Gemini CLI or Qwen Code started there in ${folder} then connects to this window.\n` +
       `# Integrated terminals of this window have them already (tandem env).\n\n`;
-    await this.show('Tandem Environment', intro + output.text, 'shellscript');
-  }
-
-  private async show(title: string, text: string, language: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${title}` });
-    this.reports.set(uri.path, text);
-    this.changed.fire(uri);
-    const document = await vscode.languages.setTextDocumentLanguage(
-      await vscode.workspace.openTextDocument(uri),
-      language,
-    );
-    await vscode.window.showTextDocument(document, { preview: false });
+    await this.reports.show('Tandem Environment', intro + output.text, 'shellscript');
   }
 }
 

@@ -12,6 +12,7 @@ import { ContextFeed } from './context-feed.js';
 import { editorDiagnostics } from './diagnostics.js';
 import { DiffViews } from './diff-views.js';
 import { InspectCommands } from './inspect-commands.js';
+import { ReportDocuments } from './report-documents.js';
 import { CLI_KEYS, serves } from './settings.js';
 import { StatusItem } from './status-item.js';
 import { Terminals } from './terminals.js';
@@ -26,7 +27,8 @@ export class WindowCompanion implements vscode.Disposable {
   private feed: ContextFeed | undefined;
   private readonly diffs: DiffViews;
   private readonly status = new StatusItem();
-  private readonly notices = new WarningNotices();
+  private readonly reports = new ReportDocuments();
+  private readonly notices = new WarningNotices(this.reports);
   private readonly terminals: Terminals;
   private readonly subscriptions: vscode.Disposable[];
   /** The CLIs served when the engine started (see servedClis); undefined before the first start. */
@@ -47,10 +49,15 @@ export class WindowCompanion implements vscode.Disposable {
     );
     this.terminals = new Terminals(context.environmentVariableCollection);
     this.subscriptions = [
-      new InspectCommands({
-        terminalEnvironment: () => this.terminals.environment(),
-        port: () => this.engine?.port,
-      }),
+      this.reports,
+      this.notices,
+      new InspectCommands(
+        {
+          terminalEnvironment: () => this.terminals.environment(),
+          port: () => this.engine?.port,
+        },
+        this.reports,
+      ),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.workspaceChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.workspaceChanged()),
       vscode.workspace.onDidChangeConfiguration((event) => {

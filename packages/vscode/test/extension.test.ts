@@ -104,6 +104,8 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
     assert.equal(terminalEnv.GEMINI_CLI_IDE_SERVER_PORT, String(port));
     assert.equal(terminalEnv.QWEN_CODE_IDE_SERVER_PORT, String(port));
     assert.equal(terminalEnv.CLAUDE_CODE_SSE_PORT, String((await tandemClaudeLock()).port));
+    // Claude Code started here never installs Anthropic's extension, which would take it over.
+    assert.equal(terminalEnv.CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL, '1');
     assert.equal(terminalEnv.TERM_PROGRAM, 'vscode');
     const ide = Object.fromEntries(
       Object.entries(terminalEnv).filter(([name]) =>
@@ -400,6 +402,66 @@ describe('the extension in code-server', { skip, timeout: 600_000 }, () => {
       await wire.close();
     }
   });
+
+  // Last: Claude Code's settings planted here would change what the cases above do.
+  const warningsCase =
+    'Claude Code’s warnings, with their fixes: no diffs, the terminal diff tool, another companion';
+  test(warningsCase, () =>
+    vscode.explained(warningsCase, async () => {
+      await vscode.waitForDiscovery();
+      // Room for its toast: VS Code shows at most three at once.
+      await vscode.dismissNotifications();
+      sandbox.useClaudeCode('acceptEdits', {
+        diffTool: 'terminal',
+        otherCompanion: 'Visual Studio Code',
+      });
+      // The engine reads the warnings again when a CLI comes.
+      const wire = await ClaudeWire.connectByLock(sandbox.claudeConfigDir);
+      try {
+        const settings = path.join(sandbox.claudeConfigDir, 'settings.json');
+        const state = path.join(sandbox.claudeConfigDir, '.claude.json');
+        const noDiffs =
+          `Claude Code starts in permission mode "acceptEdits" (set in ${settings}): it writes ` +
+          `edits without asking, so no diff is ever shown in the editor, though /ide says it is ` +
+          `connected. Start it with --permission-mode default, or set {"permissions": ` +
+          `{"defaultMode": "default"}} in ${settings}.`;
+        const terminalDiffs =
+          `Claude Code's diff tool is "terminal" (diffTool in ${state}): it shows every proposed ` +
+          `edit in its terminal, never in the editor. Type /config in Claude Code and set ` +
+          `"Diff tool" to auto, or set "diffTool": "auto" in ${state}.`;
+        const toast = vscode.page.locator('.notification-toast', {
+          hasText: 'permission mode "acceptEdits"',
+        });
+        await toast.waitFor({ state: 'visible', timeout: 60_000 });
+        // All three with their fixes pass VS Code's 1,000 characters, where it would cut the text:
+        // the third is one link away.
+        assert.equal(
+          await toast.locator('.notification-list-item-message').innerText(),
+          `Tandem: ${noDiffs} ${terminalDiffs} And 1 more warning: Show All Warnings.`,
+        );
+        // The link in the text: a collapsed toast shows its first line only.
+        const expand = toast.locator('.codicon-notifications-expand');
+        if (await expand.count()) {
+          // Its toolbar shows under the pointer.
+          await toast.hover();
+          await expand.click();
+        }
+        await toast.locator('a', { hasText: 'Show All Warnings' }).click();
+        const all = await vscode.activeEditorText('Tandem Warnings');
+        for (const line of [
+          `Claude Code starts in permission mode "acceptEdits" (set in ${settings})`,
+          `Claude Code's diff tool is "terminal" (diffTool in ${state})`,
+          `Another Claude Code companion serves this folder: Visual Studio Code (PID ${process.pid}, ` +
+            `port 1, folder ${sandbox.workspace}).`,
+          `or disable Anthropic's Claude Code extension in that Visual Studio Code window.`,
+        ]) {
+          assert.ok(all.includes(line), `${line}\nnot in\n${all}`);
+        }
+      } finally {
+        await wire.close();
+      }
+    }),
+  );
 });
 
 describe('Tandem: Doctor and Tandem: Show Environment', { skip, timeout: 600_000 }, () => {

@@ -139,8 +139,11 @@ const claudeSkip =
   );
 
 describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeout: 600_000 }, () => {
-  test('Tandem leaves Claude Code to it and says so; turned on in Settings, Tandem serves it', async (t) => {
+  test('Tandem leaves Claude Code to it and says so, with none of its warnings; turned on in Settings, Tandem serves it', async (t) => {
     const sandbox = new Sandbox('tandem-vscode-claude-ext-');
+    // Settings that Tandem warns of when it serves Claude Code (the extension's lock is the
+    // third: another companion on the folder).
+    sandbox.useClaudeCode('acceptEdits', { diffTool: 'terminal' });
     const vscode = await CodeServer.start(sandbox, { extensions: [CLAUDE_EXTENSION_VSIX] });
     t.after(async () => {
       await vscode.stop();
@@ -160,15 +163,31 @@ describe('beside Anthropic’s Claude Code extension', { skip: claudeSkip, timeo
         .locator('.notification-toast', { hasText: 'Tandem leaves Claude Code to it' })
         .waitFor({ state: 'visible', timeout: 60_000 });
       assert.equal(await live(true), undefined, 'Tandem wrote a Claude Code lock');
+      // Its warnings are the other CLIs' alone.
+      const left = await warnings(vscode, 'IDE mode is off in Gemini CLI');
+      assert.doesNotMatch(left, /Claude Code/);
       // Integrated terminals get the extension's port, not Tandem's; the other CLIs are served.
       const terminal = await vscode.terminalEnvironment();
       assert.equal(terminal.CLAUDE_CODE_SSE_PORT, String(theirs.port));
+      assert.equal(terminal.CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL, undefined);
       assert.ok(terminal.QWEN_CODE_IDE_SERVER_PORT, 'Tandem no longer serves Qwen Code');
 
-      // Turned on in the Settings editor: Tandem serves Claude Code too.
+      // Turned on in the Settings editor: Tandem serves Claude Code too, and warns.
       await vscode.changeSetting('tandem.claudeCode.serve', true);
       const ours: ClaudeLock = await waitFor('Tandem’s Claude Code lock', () => live(true));
       assert.deepEqual(ours.workspaceFolders, [sandbox.workspace]);
+      const served = await warnings(vscode, 'permission mode "acceptEdits"');
+      assert.match(served, /Claude Code's diff tool is "terminal"/);
+      assert.match(served, /Another Claude Code companion serves this folder: code-server/);
     });
   });
 });
+
+/** What **Tandem: Show Warnings** shows, once it has `awaited`. */
+function warnings(vscode: CodeServer, awaited: string): Promise<string> {
+  return waitFor(`"${awaited}" in Tandem: Show Warnings`, async () => {
+    await vscode.runCommand('Tandem: Show Warnings');
+    const text = await vscode.activeEditorText('Tandem Warnings');
+    return text.includes(awaited) ? text : undefined;
+  });
+}

@@ -92,7 +92,7 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     return { wire, pending, diff };
   }
 
-  it('writes the lock file Claude Code reads, 0600 in a 0700 folder, and names its port to terminals', async () => {
+  it('writes the lock file Claude Code reads, 0600 in a 0700 folder, and gives terminals its port, no extension install', async () => {
     const lock = await readClaudeLock(sandbox.claudeConfigDir, engine.claudePort);
     assert.equal(lock.pid, process.pid);
     assert.deepEqual(lock.workspaceFolders, [sandbox.workspace]);
@@ -103,6 +103,12 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
     assert.equal((await stat(lock.file)).mode & 0o777, 0o600);
     assert.equal((await stat(path.dirname(lock.file))).mode & 0o777, 0o700);
     assert.equal(engine.terminalEnv().CLAUDE_CODE_SSE_PORT, String(engine.claudePort));
+    // Nor may Claude Code install Anthropic's extension, which would take it over.
+    assert.equal(engine.terminalEnv().CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL, '1');
+    assert.equal(
+      engine.terminalEnv(['gemini', 'qwen']).CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL,
+      undefined,
+    );
     assert.ok(engine.discoveryFiles.includes(lock.file));
   });
 

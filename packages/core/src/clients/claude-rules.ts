@@ -56,3 +56,13 @@ export const CLAUDE_DIFF_ANSWERS = { accepted: 'FILE_SAVED', rejected: 'DIFF_REJ
 
 /** The label Tandem gives a Claude Code connection, for people. */
 export const CLAUDE_CLIENT_NAME = 'Claude Code';
+
+/**
+ * What keeps Claude Code from installing Anthropic's own extension into the editor whose
+ * terminal it runs in, which would then serve it instead of Tandem (docs/clients.md, "Claude
+ * Code"). Its binary reads the variable as a flag: "1", "true", "yes" or "on".
+ */
+export const CLAUDE_SKIP_EXTENSION_INSTALL = {
+  name: 'CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL',
+  value: '1',
+} as const;

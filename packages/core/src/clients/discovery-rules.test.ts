@@ -100,11 +100,15 @@ describe('discovery rules', () => {
     ]);
   });
 
-  it("give terminals Claude Code's port, its own listener's, by default", () => {
+  it("give terminals Claude Code's port, its own listener's, by default, and no extension install", () => {
     const all = terminalVariables({ mcp: 41877, claude: 41878 }, ['/w'], 7);
     assert.equal(all.CLAUDE_CODE_SSE_PORT, '41878');
     assert.equal(all.GEMINI_CLI_IDE_SERVER_PORT, '41877');
     const claudeOnly = terminalVariables({ mcp: 41877, claude: 41878 }, ['/w'], 7, {}, ['claude']);
-    assert.deepEqual(claudeOnly, { CLAUDE_CODE_SSE_PORT: '41878' });
+    // Its binary reads the variable as a flag: "1", "true", "yes" or "on".
+    assert.deepEqual(claudeOnly, {
+      CLAUDE_CODE_SSE_PORT: '41878',
+      CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL: '1',
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { CLAUDE_PORT_VARIABLE } from './claude-rules.js';
+import { CLAUDE_PORT_VARIABLE, CLAUDE_SKIP_EXTENSION_INSTALL } from './claude-rules.js';
 import { containerTerminalVariables, type ContainerFacts } from './container-rules.js';
 
 /**
@@ -227,8 +227,8 @@ export const ALL_CLI_VARIABLES: readonly string[] = [
  * carry it), and `TERM_PROGRAM` is never faked: `ideInfo` names the editor. In a container
  * (`container`, of the terminal's machine), Gemini CLI is also told to dial 127.0.0.1: the
  * terminal runs in the editor's container. Claude Code connects by itself to the port named by
- * its variable (`ports.claude`, its own listener's). `clis` limits them to the CLIs this editor
- * serves.
+ * its variable (`ports.claude`, its own listener's), and is kept from installing Anthropic's
+ * extension. `clis` limits them to the CLIs this editor serves.
  */
 export function terminalVariables(
   ports: { mcp: number; claude?: number },
@@ -251,7 +251,12 @@ export function terminalVariables(
       [CLI_VARIABLES.qwen.workspacePath]: workspacePath,
     }),
     ...(clis.includes('claude') &&
-      ports.claude !== undefined && { [CLI_VARIABLES.claude.port]: String(ports.claude) }),
+      ports.claude !== undefined && {
+        [CLI_VARIABLES.claude.port]: String(ports.claude),
+        // Every editor's terminals, not only VS Code's: Claude Code takes a terminal for VS
+        // Code's by TERM_PROGRAM, which a terminal editor started in VS Code passes on to its own.
+        [CLAUDE_SKIP_EXTENSION_INSTALL.name]: CLAUDE_SKIP_EXTENSION_INSTALL.value,
+      }),
   };
 }
 
