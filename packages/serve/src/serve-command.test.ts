@@ -218,7 +218,7 @@ describe('tandem serve: the process', () => {
         [
           `Another Claude Code companion serves this folder: Neovim (PID ${process.pid}, port 1, folder ${sandbox.workspace})`,
           // No terminal of its own: the line for Claude Code's, or the other companion stopped.
-          `In the terminal of Claude Code run`,
+          `In the terminal of Claude Code, run`,
         ],
       ]) {
         assert.ok(output.includes(`  ! ${message}`), output);

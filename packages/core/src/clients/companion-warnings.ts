@@ -188,9 +188,9 @@ function otherClaudeWarning(other: OtherClaudeCompanion, input: WarningInput): C
       `with --ide, or a pick in /ide, may connect to it instead of this editor.`,
     fix:
       (input.ownTerminals
-        ? `Start Claude Code in this editor's terminal (it connects here by itself), or in another `
-        : `In the terminal of Claude Code `) +
-      `run ${envLine(input.tandem, input.env, ` --port ${input.port}`)} before it; ` +
+        ? `Start Claude Code in this editor's terminal (it connects here by itself), or in another terminal`
+        : `In the terminal of Claude Code`) +
+      `, run ${envLine(input.tandem, input.env, ` --port ${input.port}`)} before it; ` +
       `or ${stopOtherClaudeCompanion(other.ideName)}.`,
   };
 }
