@@ -16,6 +16,7 @@ const NAMES = [
   'QWEN_CODE_IDE_SERVER_PORT',
   'QWEN_CODE_IDE_WORKSPACE_PATH',
   'CLAUDE_CODE_SSE_PORT',
+  'CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL',
 ];
 
 const scene = sceneForEachTest();
@@ -53,6 +54,7 @@ describe('tandem env', () => {
       QWEN_CODE_IDE_SERVER_PORT: String(engine.port),
       QWEN_CODE_IDE_WORKSPACE_PATH: ws,
       CLAUDE_CODE_SSE_PORT: String(engine.claudePort),
+      CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL: '1',
     });
     assert.deepEqual(
       exported(stdout),
@@ -187,6 +189,7 @@ describe('tandem env', () => {
       QWEN_CODE_IDE_WORKSPACE_PATH: undefined,
       // Hand-written files of an older companion: no Claude Code listener.
       CLAUDE_CODE_SSE_PORT: undefined,
+      CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL: undefined,
     });
   });
 

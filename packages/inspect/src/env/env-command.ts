@@ -4,6 +4,7 @@ import { claudePortFor } from '../scan/claude-locks.js';
 import { scanDiscoveryFiles } from '../scan/discovery-files.js';
 import {
   CLAUDE_PORT_VARIABLE,
+  CLAUDE_SKIP_EXTENSION_INSTALL,
   containerFacts,
   containerTerminalVariables,
   discoveryLocations,
@@ -24,7 +25,8 @@ It chooses among the running editor companions whose workspace contains DIR: the
 most specific folder, then the newest. When several match it lists them on stderr; pick one
 with --port. Variables set: GEMINI_CLI_IDE_SERVER_PORT, GEMINI_CLI_IDE_WORKSPACE_PATH,
 GEMINI_CLI_IDE_PID, QWEN_CODE_IDE_SERVER_PORT, QWEN_CODE_IDE_WORKSPACE_PATH,
-CLAUDE_CODE_SSE_PORT (those that do not apply to the chosen editor are unset), and in a container REMOTE_CONTAINERS=true, so that
+CLAUDE_CODE_SSE_PORT (those that do not apply to the chosen editor are unset), with it
+CLAUDE_CODE_IDE_SKIP_AUTO_INSTALL=1, and in a container REMOTE_CONTAINERS=true, so that
 Gemini CLI dials 127.0.0.1 where the editor listens instead of host.docker.internal. No token
 is exported: the CLIs read it from the editor's discovery file.
 
@@ -86,6 +88,10 @@ async function exportsFor(
   const claudePort = await claudePortFor(io.env, token);
   const claude = {
     [CLAUDE_PORT_VARIABLE]: claudePort === undefined ? undefined : String(claudePort),
+    // As in the editor's own terminals; a user's own setting is left alone otherwise.
+    ...(claudePort !== undefined && {
+      [CLAUDE_SKIP_EXTENSION_INSTALL.name]: CLAUDE_SKIP_EXTENSION_INSTALL.value,
+    }),
   };
   const variables = { ...variablesFor(chosen.companion), ...claude, ...container };
   io.stdout.write(renderExports(variables, shell));
