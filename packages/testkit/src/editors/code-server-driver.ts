@@ -17,6 +17,9 @@ import { CodeServer, codeServerSkipReason } from './code-server.js';
 /** What separates a diff tab's file name from the rest of its title. */
 const DIFF_TITLE = ' ↔ ';
 
+/** How far a selection's last line must be for Shift+PageDown to take it there faster than lines. */
+const PAGING_LINES = 60;
+
 /** The text of an editor's rendered lines, top to bottom, as the user reads it. */
 async function renderedText(editor: Locator): Promise<string> {
   const lines = await editor.locator('.view-lines .view-line').all();
@@ -61,9 +64,20 @@ export class VsCodeUnderTest implements EditorUnderTest {
     await this.vscode.focusEditor();
   }
 
+  /** The status bar's cursor and selection entry ("Ln 3, Col 7 (12 selected)"). */
+  private get selectionStatus(): Locator {
+    return this.page.locator('[id="status.editor.selection"]');
+  }
+
+  /** The cursor's line as the status bar shows it. */
+  private async statusLine(): Promise<number> {
+    return Number(/Ln (\d+)/.exec(await this.selectionStatus.innerText())?.[1]);
+  }
+
   /**
    * From `first`, as a user extends a selection by keys: Shift+Right up to `last` on one line;
-   * across lines Shift+Down to `last`'s line, Shift+Home, then Shift+Right through `last`.
+   * across lines Shift+PageDown while `last`'s line is far, Shift+Down (or Up, from a page too
+   * far) to that line, Shift+Home, then Shift+Right through `last`.
    */
   async select(first: Position, last: Position): Promise<void> {
     await this.moveCursor(first);
@@ -72,14 +86,31 @@ export class VsCodeUnderTest implements EditorUnderTest {
       for (let i = first.character; i <= last.character; i++) await keys.press('Shift+ArrowRight');
       return;
     }
-    for (let line = first.line; line < last.line; line++) await keys.press('Shift+ArrowDown');
+    let line = first.line;
+    if (last.line - line > PAGING_LINES) {
+      await waitUntil(
+        'the cursor at the first line',
+        async () => (await this.statusLine()) === line,
+      );
+    }
+    while (last.line - line > PAGING_LINES) {
+      const before = line;
+      await keys.press('Shift+PageDown');
+      // One press moves the cursor once: the status bar's next line is where it went.
+      await waitUntil('the page down', async () => (line = await this.statusLine()) !== before);
+    }
+    for (; line < last.line; line++) await keys.press('Shift+ArrowDown');
+    for (; line > last.line; line--) await keys.press('Shift+ArrowUp');
     await keys.press('Shift+Home');
     for (let i = 1; i <= last.character; i++) await keys.press('Shift+ArrowRight');
+    await waitUntil('the selection to its last line', async () => {
+      return (await this.statusLine()) === last.line;
+    });
   }
 
   /** Escape until the status bar shows no selection: VS Code may take the first for another use. */
   async clearSelection(): Promise<void> {
-    const status = this.page.locator('[id="status.editor.selection"]');
+    const status = this.selectionStatus;
     await waitUntil('the selection to end', async () => {
       await this.page.keyboard.press('Escape');
       return !/selected/.test(await status.innerText());
