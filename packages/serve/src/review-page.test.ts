@@ -72,10 +72,9 @@ describe('review page in Chromium', { skip: missing }, () => {
   before(async () => {
     sandbox = new Sandbox('tandem-review-page-');
     // The engine warns from this process's environment as if the CLIs ran with it: their HOME
-    // and CLAUDE_CONFIG_DIR are the sandbox's, and Gemini CLI runs with REMOTE_CONTAINERS=true
-    // (see startRealClient).
+    // is the sandbox's, and Gemini CLI runs with REMOTE_CONTAINERS=true (see startRealClient).
+    // Claude Code's folder comes from the engine's discovery options.
     process.env.HOME = sandbox.home;
-    process.env.CLAUDE_CONFIG_DIR = sandbox.claudeConfigDir;
     process.env.REMOTE_CONTAINERS = 'true';
     writeJson(join(sandbox.home, '.gemini', 'settings.json'), SETTINGS_THAT_SHOW_DIFFS);
     writeJson(join(sandbox.qwenHome, 'settings.json'), SETTINGS_THAT_SHOW_DIFFS);

@@ -78,7 +78,12 @@ export * from './conformance/cli-scenarios.js';
 export { olderVersionCli, runCliMatrix } from './conformance/cli-matrix.js';
 export * from './conformance/hostile-paths.js';
 export * from './conformance/proposal-names.js';
-export { TmuxPane, processGroupAlive, type TmuxPaneOptions } from './real-clients/tmux.js';
+export {
+  TmuxPane,
+  processGroupAlive,
+  type ScreenCondition,
+  type TmuxPaneOptions,
+} from './real-clients/tmux.js';
 export { processEnvironment, processesWhere } from './process-environment.js';
 export { shellQuote } from '@tandem/command';
 

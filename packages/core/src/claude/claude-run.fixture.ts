@@ -58,11 +58,7 @@ export async function claudeAgainstEngine(
       engine.clients().some((client) => client.name === 'Claude Code'),
     );
   /** Types `PROMPT` and sends it, Enter apart once the text shows (else it is a paste). */
-  const prompt = async () => {
-    await run.pane.type(PROMPT);
-    await waitUntil('the prompt typed', async () => (await screen()).includes(PROMPT));
-    await run.pane.sendKeys('Enter');
-  };
+  const prompt = () => run.pane.submit(PROMPT);
   const stop = async () => {
     await run.stop();
     await engine.stop();

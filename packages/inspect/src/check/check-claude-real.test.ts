@@ -13,6 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  approveInTerminal,
   claudeCodeMissing,
   missing,
   Sandbox,
@@ -103,34 +104,13 @@ async function againstCompanion(defects: ClaudeDefect[]): Promise<Run> {
     companion,
     run,
     screen,
-    prompt: async (text) => {
-      await run.pane.type(text);
-      await waitUntil('the prompt typed', async () => (await screen()).includes(text));
-      await run.pane.sendKeys('Enter');
-    },
+    prompt: (text) => run.pane.submit(text),
     stop: async () => {
       await run.stop();
       await companion.stop();
       sandbox.remove();
     },
   };
-}
-
-/** Approves the edit in Claude Code's terminal. */
-async function approveInTerminal(s: Run): Promise<void> {
-  await waitUntil('the confirmation in the terminal', async () =>
-    /Do you want to make this edit/.test(await s.screen()),
-  );
-  // A dialog drawn is not always listening yet: '1' again until it has gone.
-  await waitUntil(
-    'the edit approved in the terminal',
-    async () => {
-      if (!/Do you want to make this edit/.test(await s.screen())) return true;
-      await s.run.pane.sendKeys('1');
-      return false;
-    },
-    60_000,
-  );
 }
 
 describe(
@@ -159,7 +139,7 @@ describe(
             if (act === 'accept') companion.accept(diff, USER_TEXT);
             if (act === 'reject') companion.reject(diff);
             if (act === 'terminal') {
-              await approveInTerminal(s);
+              await approveInTerminal(s.run.pane, 'claude');
               await waitUntil('close_tab for the diff', () =>
                 companion.closedTabs.includes(diff.tabName),
               );
@@ -198,7 +178,7 @@ describe(
           }
           await waitUntil('Claude Code to try the companion', () => companion.upgrades > 0, 60_000);
           await s.prompt(PROMPT);
-          await approveInTerminal(s);
+          await approveInTerminal(s.run.pane, 'claude');
           await waitUntil(
             'the file written',
             async () => (await readFile(s.file, 'utf8')) === PROPOSAL,

@@ -132,6 +132,7 @@ export async function startClaudeCode(options: ClaudeCodeOptions): Promise<Claud
     cwd: options.cwd,
     shellLine,
     env: { ...base, TERM: 'xterm-256color' },
+    name: 'claude',
   });
   return {
     pane,

@@ -12,7 +12,7 @@ import { shellQuote } from '@tandem/command';
 import type { Sandbox } from '../sandbox.js';
 import { waitFor } from '../wait.js';
 import type { ProposedEdit } from './proposed-edit.js';
-import { TmuxPane } from './tmux.js';
+import { TmuxPane, type ScreenCondition } from './tmux.js';
 
 export interface CliSessionOptions extends CliLaunchOptions {
   /**
@@ -45,8 +45,6 @@ export function idlePattern(cli: CliName): RegExp {
 // Keys for "Yes, allow once" (option 1, picked by its number) and for "No" (Esc).
 const APPROVE_KEY = '1';
 const REJECT_KEY = 'Escape';
-
-export type ScreenCondition = RegExp | ((screen: string) => boolean);
 
 /**
  * `cli` in `sandbox` (its workspace, HOME, TMPDIR, QWEN_HOME and CLAUDE_CONFIG_DIR), its model to propose `edit`
@@ -90,6 +88,7 @@ export class CliSession {
         env,
         width: options.width,
         height: options.height,
+        name: options.cli,
       });
       return new CliSession(options.cli, options.edit, launch, pane);
     } catch (error) {
@@ -116,27 +115,8 @@ export class CliSession {
    * Polls the screen until it matches; returns that screen. Fails early if the pane's
    * command exits, and on timeout, with the last screen in the message.
    */
-  async waitForScreen(condition: ScreenCondition, timeoutMs = 60_000): Promise<string> {
-    const matches =
-      typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = await this.screen();
-      if (matches(screen)) return screen;
-      const ending = await this.pane.ending();
-      if (ending !== undefined) {
-        const last = await this.screen();
-        throw new Error(
-          `${this.cli}: the pane's command ended (${ending}) before ${condition}; screen:\n${last}`,
-        );
-      }
-      if (Date.now() > deadline) {
-        throw new Error(
-          `${this.cli}: no ${condition} on screen within ${timeoutMs} ms; screen:\n${screen}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+  waitForScreen(condition: ScreenCondition, timeoutMs?: number): Promise<string> {
+    return this.pane.waitForScreen(condition, timeoutMs);
   }
 
   /** tmux key names: 'Enter', 'Escape', 'Down', 'C-c', or single characters. */
@@ -144,22 +124,9 @@ export class CliSession {
     return this.pane.sendKeys(...keys);
   }
 
-  /**
-   * Presses `key` until `shown` leaves the screen. A dialog drawn is not always listening yet
-   * (seen with Claude Code's, whose first Enter was lost on a busy machine); pressed again, a
-   * key that already took effect reaches what comes after, so use it only where that is harmless.
-   */
-  async pressUntilGone(key: string, shown: RegExp, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    do {
-      await this.sendKeys(key);
-      const gone = await this.waitForScreen((screen) => !shown.test(screen), 5_000).then(
-        () => true,
-        () => false,
-      );
-      if (gone) return;
-    } while (Date.now() < deadline);
-    await this.waitForScreen((screen) => !shown.test(screen), 1);
+  /** Presses `key` until `shown` leaves the screen (`TmuxPane.pressUntilGone`). */
+  pressUntilGone(key: string, shown: RegExp, timeoutMs?: number): Promise<void> {
+    return this.pane.pressUntilGone(key, shown, timeoutMs);
   }
 
   /** Types text literally. */
@@ -167,17 +134,9 @@ export class CliSession {
     return this.pane.type(text);
   }
 
-  /**
-   * Types a message and sends it. Enter goes separately, once the text shows: typed in the
-   * same burst, the CLI takes it for part of a paste and inserts a newline instead. Emacs's
-   * term.el draws Claude Code's prompt with a space doubled, and when the prompt is redrawn as
-   * it is typed (the selection's mark appearing) may leave a stale character in it: the text
-   * shows when one line holds it with at most a few characters more.
-   */
-  async submit(text: string, timeoutMs?: number): Promise<void> {
-    await this.type(text);
-    await this.waitForScreen((screen) => shownOnOneLine(text, screen), timeoutMs);
-    await this.sendKeys('Enter');
+  /** Types a message and sends it once it shows (`TmuxPane.submit`). */
+  submit(text: string, timeoutMs?: number): Promise<void> {
+    return this.pane.submit(text, timeoutMs);
   }
 
   /**
@@ -199,10 +158,8 @@ export class CliSession {
    * goes: a key sent as an editor hands its terminal back may reach the editor instead (seen in
    * CI with Claude Code in Neovim's terminal). Once it went, the CLI goes on with the edit.
    */
-  async approveInTerminal(timeoutMs?: number): Promise<void> {
-    const { confirmation } = SCREENS[this.cli];
-    await this.waitForScreen(confirmation, timeoutMs);
-    await this.pressUntilGone(APPROVE_KEY, confirmation, timeoutMs);
+  approveInTerminal(timeoutMs?: number): Promise<void> {
+    return approveInTerminal(this.pane, this.cli, timeoutMs);
   }
 
   /** Waits for the CLI's own confirmation dialog and declines the edit. */
@@ -222,25 +179,16 @@ export function startCliSession(options: CliSessionOptions): Promise<CliSession>
   return CliSession.start(options);
 }
 
-/** Characters a terminal may leave over from an earlier drawing of a line. */
-const STALE_CHARACTERS = 4;
-
-/** Whether a line of `screen` shows `text` in order, with at most a few characters more. */
-function shownOnOneLine(text: string, screen: string): boolean {
-  const spaced = (line: string) => [...line.replace(/ +/g, ' ')];
-  const wanted = spaced(text);
-  return screen.split('\n').some((line) => {
-    const shown = spaced(line);
-    return shown.some((character, start) => character === wanted[0] && holds(shown, start));
-  });
-
-  function holds(shown: string[], start: number): boolean {
-    let next = 0;
-    let extra = 0;
-    for (let at = start; at < shown.length && next < wanted.length; at += 1) {
-      if (shown[at] === wanted[next]) next += 1;
-      else if (++extra > STALE_CHARACTERS) return false;
-    }
-    return next === wanted.length;
-  }
+/**
+ * Waits for `cli`'s confirmation dialog in `pane` and picks "allow once", again until the
+ * dialog goes (`CliSession.approveInTerminal`).
+ */
+export async function approveInTerminal(
+  pane: TmuxPane,
+  cli: CliName,
+  timeoutMs?: number,
+): Promise<void> {
+  const { confirmation } = SCREENS[cli];
+  await pane.waitForScreen(confirmation, timeoutMs);
+  await pane.pressUntilGone(APPROVE_KEY, confirmation, timeoutMs);
 }

@@ -15,7 +15,11 @@ export interface TmuxPaneOptions {
   env: Record<string, string>;
   width?: number | undefined;
   height?: number | undefined;
+  /** What runs in the pane, for messages: 'gemini', 'claude' (default 'the pane'). */
+  name?: string | undefined;
 }
+
+export type ScreenCondition = RegExp | ((screen: string) => boolean);
 
 // A dead pane stays on screen so a crash can still be read, and no user
 // configuration or shell changes how the pane behaves.
@@ -36,6 +40,7 @@ export class TmuxPane {
     private readonly env: Record<string, string>,
     /** The pane's first process: leader of the process group of everything it runs. */
     readonly pid: number,
+    private readonly name: string,
   ) {}
 
   static async start(options: TmuxPaneOptions): Promise<TmuxPane> {
@@ -46,7 +51,7 @@ export class TmuxPane {
     args.push('-x', String(options.width ?? 160), '-y', String(options.height ?? 50));
     args.push('-c', options.cwd, '-P', '-F', '#{pane_pid}', options.shellLine);
     const { stdout } = await run('tmux', args, { env: options.env });
-    return new TmuxPane(socket, options.env, Number(stdout.trim()));
+    return new TmuxPane(socket, options.env, Number(stdout.trim()), options.name ?? 'the pane');
   }
 
   private async tmux(...args: string[]): Promise<string> {
@@ -75,6 +80,64 @@ export class TmuxPane {
   }
 
   /**
+   * Polls the screen until it matches; returns that screen. Fails early if the pane's
+   * command exits, and on timeout, with the last screen in the message.
+   */
+  async waitForScreen(condition: ScreenCondition, timeoutMs = 60_000): Promise<string> {
+    const matches =
+      typeof condition === 'function' ? condition : (screen: string) => condition.test(screen);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = await this.capture();
+      if (matches(screen)) return screen;
+      const ending = await this.ending();
+      if (ending !== undefined) {
+        const last = await this.capture();
+        throw new Error(
+          `${this.name}: the pane's command ended (${ending}) before ${condition}; screen:\n${last}`,
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${this.name}: no ${condition} on screen within ${timeoutMs} ms; screen:\n${screen}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /**
+   * Presses `key` until `shown` leaves the screen. A dialog drawn is not always listening yet
+   * (seen with Claude Code's, whose first Enter was lost on a busy machine); pressed again, a
+   * key that already took effect reaches what comes after, so use it only where that is harmless.
+   */
+  async pressUntilGone(key: string, shown: RegExp, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    do {
+      await this.sendKeys(key);
+      const gone = await this.waitForScreen((screen) => !shown.test(screen), 5_000).then(
+        () => true,
+        () => false,
+      );
+      if (gone) return;
+    } while (Date.now() < deadline);
+    await this.waitForScreen((screen) => !shown.test(screen), 1);
+  }
+
+  /**
+   * Types a message and sends it. Enter goes separately, once the text shows: typed in the
+   * same burst, a CLI takes it for part of a paste and inserts a newline instead. Emacs's
+   * term.el draws Claude Code's prompt with a space doubled, and when the prompt is redrawn as
+   * it is typed (the selection's mark appearing) may leave a stale character in it: the text
+   * shows when one line holds it with at most a few characters more.
+   */
+  async submit(text: string, timeoutMs?: number): Promise<void> {
+    await this.type(text);
+    await this.waitForScreen((screen) => shownOnOneLine(text, screen), timeoutMs);
+    await this.sendKeys('Enter');
+  }
+
+  /**
    * How the pane's command ended ('exit status 3', 'signal 9', or just 'exited': tmux does not
    * always learn the status), or undefined while it runs.
    */
@@ -95,6 +158,29 @@ export class TmuxPane {
     this.stopped = true;
     await this.tmux('kill-server').catch(() => undefined);
     await endProcessGroup(this.pid);
+  }
+}
+
+/** Characters a terminal may leave over from an earlier drawing of a line. */
+const STALE_CHARACTERS = 4;
+
+/** Whether a line of `screen` shows `text` in order, with at most a few characters more. */
+function shownOnOneLine(text: string, screen: string): boolean {
+  const spaced = (line: string) => [...line.replace(/ +/g, ' ')];
+  const wanted = spaced(text);
+  return screen.split('\n').some((line) => {
+    const shown = spaced(line);
+    return shown.some((character, start) => character === wanted[0] && holds(shown, start));
+  });
+
+  function holds(shown: string[], start: number): boolean {
+    let next = 0;
+    let extra = 0;
+    for (let at = start; at < shown.length && next < wanted.length; at += 1) {
+      if (shown[at] === wanted[next]) next += 1;
+      else if (++extra > STALE_CHARACTERS) return false;
+    }
+    return next === wanted.length;
   }
 }
 
