@@ -21,6 +21,9 @@ export interface TmuxPaneOptions {
 
 export type ScreenCondition = RegExp | ((screen: string) => boolean);
 
+/** How long typed text may take to show before it is typed again. */
+const RETYPE_MS = 15_000;
+
 // A dead pane stays on screen so a crash can still be read, and no user
 // configuration or shell changes how the pane behaves.
 const serverConfig = [
@@ -129,11 +132,25 @@ export class TmuxPane {
    * same burst, a CLI takes it for part of a paste and inserts a newline instead. Emacs's
    * term.el draws Claude Code's prompt with a space doubled, and when the prompt is redrawn as
    * it is typed (the selection's mark appearing) may leave a stale character in it: the text
-   * shows when one line holds it with at most a few characters more.
+   * shows when one line holds it with at most a few characters more. A prompt redrawn so may
+   * also lose a character typed (seen once in a full run): text that does not show is erased
+   * and typed again.
    */
-  async submit(text: string, timeoutMs?: number): Promise<void> {
+  async submit(text: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const shown = (screen: string) => shownOnOneLine(text, screen);
     await this.type(text);
-    await this.waitForScreen((screen) => shownOnOneLine(text, screen), timeoutMs);
+    while (Date.now() + RETYPE_MS < deadline) {
+      const typed = await this.waitForScreen(shown, RETYPE_MS).then(
+        () => true,
+        () => false,
+      );
+      if (typed || (await this.ending()) !== undefined) break;
+      // Backspace past what may have arrived: on an empty prompt it does nothing.
+      await this.sendKeys(...Array<string>([...text].length + 8).fill('BSpace'));
+      await this.type(text);
+    }
+    await this.waitForScreen(shown, Math.max(1, deadline - Date.now()));
     await this.sendKeys('Enter');
   }
 
