@@ -147,26 +147,30 @@ many characters of a selection the CLIs keep, or nil)."
 (defun tandem-bridge-context (bridge facts)
   "Send the sidecar of BRIDGE FACTS, what one look saw, in one write.
 Each fact is (opened FILE), (closed FILE), (focused FILE) or (cursor
-FILE LINE CHARACTER SELECTED), SELECTED being the region's text or nil."
+FILE LINE CHARACTER SELECTED ANCHOR), SELECTED being the region's text
+or nil, ANCHOR where the region began, (LINE CHARACTER), or nil."
   (let ((notifications '()))
     (dolist (fact facts)
       (push (pcase fact
               (`(opened ,file) `("file/opened" (path . ,file)))
               (`(closed ,file) `("file/closed" (path . ,file)))
               (`(focused ,file) `("file/focused" (path . ,file)))
-              (`(cursor ,file ,line ,character ,selected)
+              (`(cursor ,file ,line ,character ,selected ,anchor)
                `("cursor/changed"
-                 . ,(tandem-bridge--cursor-params bridge file line character selected))))
+                 . ,(tandem-bridge--cursor-params bridge file line character selected anchor))))
             notifications))
     (tandem-rpc-notify-all (tandem-bridge-rpc bridge) (nreverse notifications))))
 
-(defun tandem-bridge--cursor-params (bridge file line character selected)
+(defun tandem-bridge--cursor-params (bridge file line character selected anchor)
   "The params of `cursor/changed' for FILE, LINE and CHARACTER.
-SELECTED is the region's text or nil.  When it is the text BRIDGE sent
-last (the same string, as the tracker keeps it while the region's start
-and text stay), its JSON is not made again: the connection writes the
-UTF-8 bytes made the first time, copying them nowhere."
-  (let ((params `((path . ,file) (line . ,line) (character . ,character))))
+SELECTED is the region's text or nil, ANCHOR (LINE CHARACTER) where it
+began.  When SELECTED is the text BRIDGE sent last (the same string, as
+the tracker keeps it while the region's start and text stay), its JSON is
+not made again: the connection writes the UTF-8 bytes made the first
+time, copying them nowhere."
+  (let ((params `((path . ,file) (line . ,line) (character . ,character)
+                  ,@(and anchor `((anchor (line . ,(car anchor))
+                                          (character . ,(cadr anchor))))))))
     (if (not selected)
         params
       (unless (eq selected (car (tandem-bridge-selection bridge)))

@@ -32,6 +32,7 @@
   limit
   (looked 0.0)
   line
+  anchor-line
   region)
 
 (defvar tandem-context--trackers '()
@@ -71,10 +72,22 @@ character such as 文, more for a tab)."
   "Point's line in the current buffer, 1-based, ignoring narrowing.
 Counted from the line TRACKER found last in the same text: a count from
 the top costs time in proportion to the position, at every look."
+  (tandem-context--line-from (tandem-context-line tracker)))
+
+(defun tandem-context--anchor (tracker)
+  "Where the active region began (the mark), as (LINE CHARACTER).
+Its line is counted from the mark's that TRACKER found last, as point's
+is from point's: a mark that stays while the region grows costs nothing."
+  (save-excursion
+    (goto-char (mark))
+    (list (tandem-context--line-from (tandem-context-anchor-line tracker))
+          (tandem-context-character))))
+
+(defun tandem-context--line-from (last)
+  "Point's line, 1-based, ignoring narrowing, counted from LAST.
+LAST is [BUFFER TICK BOL LINE] of the previous count, updated in place."
   (let ((bol (line-beginning-position))
-        (tick (buffer-chars-modified-tick))
-        ;; [BUFFER TICK BOL LINE] of the last count, kept in place.
-        (last (tandem-context-line tracker)))
+        (tick (buffer-chars-modified-tick)))
     (let ((line (if (and (eq (aref last 0) (current-buffer)) (eql (aref last 1) tick)
                          (not (eq selective-display t)))
                     (let ((from (aref last 2)))
@@ -113,27 +126,31 @@ what the CLIs keep, so that a huge region costs no more than a small one.
 Nil when the fact would be the one TRACKER sent last: a look that finds
 nothing new makes no garbage."
   (with-current-buffer buffer
-    (let ((line (tandem-context--line tracker))
-          (character (tandem-context-character))
-          (selected (and (use-region-p) (tandem-context--region tracker (tandem-context-limit tracker))))
-          (last (tandem-context-cursor tracker)))
+    (let* ((line (tandem-context--line tracker))
+           (character (tandem-context-character))
+           (selected (and (use-region-p) (tandem-context--region tracker (tandem-context-limit tracker))))
+           (anchor (and selected (tandem-context--anchor tracker)))
+           (last (tandem-context-cursor tracker)))
       (unless (and (equal (buffer-file-name) (nth 1 last))
                    (eql line (nth 2 last))
                    (eql character (nth 3 last))
-                   (equal selected (nth 4 last)))
-        (list 'cursor (buffer-file-name) line character selected)))))
+                   (equal selected (nth 4 last))
+                   (equal anchor (nth 5 last)))
+        (list 'cursor (buffer-file-name) line character selected anchor)))))
 
 (defun tandem-context-attach (send delay &optional limit)
   "Start tracking the editor; SEND delivers the facts of each look.
 SEND takes a list of facts, the changes seen at once: (opened FILE),
 \(closed FILE), (focused FILE) and (cursor FILE LINE CHARACTER
-SELECTED), SELECTED being the region's text or nil.
+SELECTED ANCHOR), SELECTED being the region's text or nil and ANCHOR
+where the region began, (LINE CHARACTER), or nil.
 Changes are gathered for DELAY seconds before they are compared and sent.
 Of a region, LIMIT characters and one more are read (all of it when nil):
 the sidecar then knows that the region goes on, and marks the cut as the
 CLIs do.  Returns the tracker."
   (let ((tracker (tandem-context--make :send send :delay delay :limit (and limit (1+ limit))
-                                      :line (make-vector 4 nil) :region (make-vector 5 nil))))
+                                      :line (make-vector 4 nil) :anchor-line (make-vector 4 nil)
+                                      :region (make-vector 5 nil))))
     (unless tandem-context--trackers
       (pcase-dolist (`(,hook . ,function) tandem-context--hooks)
         (add-hook hook function)))

@@ -160,12 +160,17 @@ function! s:Bridge.file_focused(path) abort
   call self.rpc.notify('file/focused', {'path': a:path})
 endfunction
 
-" bridge.cursor_changed(path, line, character, selected_text): {character} counts characters
-" from 1; {selected_text} is null without a selection. Compiled: every look at the cursor that
-" finds it moved sends it (cursor.vim).
+" bridge.cursor_changed(path, line, character, selected_text, anchor): {character} counts
+" characters from 1; {selected_text} is null without a selection, and with one {anchor} is
+" {line, character}, where it began. Compiled: every look at the cursor that finds it moved sends
+" it (cursor.vim).
 def s:cursor_changed(bridge: dict<any>, path: string, line: number, character: number,
-    selected_text: any)
-  var params = json_encode({path: path, line: line, character: character})
+    selected_text: any, anchor: any)
+  var fields: dict<any> = {path: path, line: line, character: character}
+  if type(anchor) == v:t_dict
+    fields.anchor = anchor
+  endif
+  var params = json_encode(fields)
   if type(selected_text) == v:t_string
     # A selection that changes past the limit keeps its text, up to 16 KB: encoded once.
     if selected_text != bridge.selection_sent[0]

@@ -34,8 +34,16 @@ export def Send(context: dict<any>)
     return
   endif
   context.last_cursor = key
-  context.bridge.cursor_changed(path, key[1], Character(getline('.'), key[2]),
-    visual != '' ? selection.Text(mode, context.selection_chars) : null)
+  var character = Character(getline('.'), key[2])
+  if visual == ''
+    context.bridge.cursor_changed(path, key[1], character, null, null)
+    return
+  endif
+  # Where the selection began: the cursor is its other end.
+  var v: list<number> = key[4]
+  var anchor = {line: v[1], character: Character(getline(v[1]), v[2])}
+  context.bridge.cursor_changed(path, key[1], character,
+    selection.Text(mode, context.selection_chars), anchor)
 enddef
 
 # A look at the cursor comes at most once per gathering delay: right after a move when the last

@@ -108,7 +108,7 @@ VARS is (PATH TRACKED TRACKER): the file's path, a recording tracker as
             (let ((sent (tandem-context-test--flush tracked)))
               (should (member `(opened ,path) sent))
               (should (member `(focused ,path) sent))
-              (should (member `(cursor ,path 2 10 nil) sent)))
+              (should (member `(cursor ,path 2 10 nil nil) sent)))
             (should-not (tandem-context-test--flush tracked))
             (let ((transient-mark-mode t))
               (goto-char (point-min))
@@ -117,10 +117,15 @@ VARS is (PATH TRACKED TRACKER): the file's path, a recording tracker as
               (forward-char 5)
               (activate-mark)
               (should (equal (tandem-context-test--flush tracked)
-                             `((cursor ,path 2 6 "one\nhéllo"))))
+                             `((cursor ,path 2 6 "one\nhéllo" (1 1)))))
+              ;; Made upwards: point starts it, the mark ends it.
+              (exchange-point-and-mark)
+              (should (equal (tandem-context-test--flush tracked)
+                             `((cursor ,path 1 1 "one\nhéllo" (2 6)))))
+              (exchange-point-and-mark)
               (deactivate-mark))
             (should (equal (tandem-context-test--flush tracked)
-                           `((cursor ,path 2 6 nil))))
+                           `((cursor ,path 2 6 nil nil))))
             ;; A glance at a buffer that is not a file keeps the file active.
             (switch-to-buffer (get-buffer-create "*scratch*"))
             (should-not (tandem-context-test--flush tracked))
@@ -135,7 +140,7 @@ VARS is (PATH TRACKED TRACKER): the file's path, a recording tracker as
     ;; Deleted by another program: no hook runs, so the next look does not see it...
     (delete-file path)
     (forward-line 1)
-    (should (equal (tandem-context-test--flush tracked) `((cursor ,path 2 1 nil))))
+    (should (equal (tandem-context-test--flush tracked) `((cursor ,path 2 1 nil nil))))
     ;; ...but the look a second later does.
     (setf (tandem-context-listed tracker) (- (float-time) 2))
     (should (equal (tandem-context-test--flush tracked) `((closed ,path))))
@@ -143,7 +148,7 @@ VARS is (PATH TRACKED TRACKER): the file's path, a recording tracker as
     (let ((other (tandem-context-test--file (file-name-directory path) "b.txt" "b\n")))
       (switch-to-buffer (find-file-noselect other))
       (should (equal (tandem-context-test--flush tracked)
-                     `((opened ,other) (focused ,other) (cursor ,other 1 1 nil)))))))
+                     `((opened ,other) (focused ,other) (cursor ,other 1 1 nil nil)))))))
 
 ;; With the session's LIMIT, one character more than the CLIs keep is read: the
 ;; sidecar then knows the region goes on.

@@ -169,9 +169,10 @@ for name, method in pairs({
   end
 end
 
---- `character` counts Unicode code points, 1-based; `selected_text` only with a selection.
-function Bridge:cursor_changed(path, line, character, selected_text)
-  local params = { path = path, line = line, character = character }
+--- `character` counts Unicode code points, 1-based; `selected_text` only with a selection, and
+--- with it `anchor`, `{ line, character }`: where the selection began.
+function Bridge:cursor_changed(path, line, character, selected_text, anchor)
+  local params = { path = path, line = line, character = character, anchor = anchor }
   if selected_text == nil then
     self.rpc:notify('cursor/changed', params)
     return

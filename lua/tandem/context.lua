@@ -15,6 +15,12 @@ local char_index = vim.fn.has('nvim-0.11') == 1
     return (vim.str_utfindex(line, index))
   end
 
+-- The 1-based character at byte `col` (0-based) of `line`.
+local function character_at(line, col)
+  local ok, character = pcall(char_index, line, math.min(col, #line))
+  return (ok and character or col) + 1
+end
+
 function Context.new()
   return setmetatable({
     bridge = nil, -- while attached: where the facts go (see bridge.lua)
@@ -104,8 +110,9 @@ function Context:_cursor()
   local row, col = cursor[1], cursor[2]
   local key = row .. ':' .. col
   local visual = selection.kind(mode)
+  local v
   if visual then
-    local v = vim.fn.getpos('v')
+    v = vim.fn.getpos('v')
     key = table.concat({ key, visual, v[2], v[3], vim.api.nvim_buf_get_changedtick(buf) }, ':')
   end
   key = path .. ':' .. key
@@ -113,9 +120,15 @@ function Context:_cursor()
     return
   end
   self.last_cursor = key
-  local line = vim.api.nvim_get_current_line()
-  local ok, character = pcall(char_index, line, math.min(col, #line))
-  self.bridge:cursor_changed(path, row, (ok and character or col) + 1, visual and selection.text(mode, self.selection_chars) or nil)
+  local character = character_at(vim.api.nvim_get_current_line(), col)
+  if not visual then
+    self.bridge:cursor_changed(path, row, character)
+    return
+  end
+  -- Where the selection began: the cursor is its other end.
+  local anchor_line = vim.api.nvim_buf_get_lines(buf, v[2] - 1, v[2], false)[1] or ''
+  local anchor = { line = v[2], character = character_at(anchor_line, v[3] - 1) }
+  self.bridge:cursor_changed(path, row, character, selection.text(mode, self.selection_chars), anchor)
 end
 
 function Context:_workspace()

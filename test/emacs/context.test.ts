@@ -9,6 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   ClaudeWire,
+  selectedLines,
   connectedClientIn,
   EmacsSession,
   emacsSkipReason,
@@ -183,6 +184,16 @@ describe(
       } finally {
         await wire.close();
       }
+    });
+
+    test('a region made upwards over whole lines reaches Claude Code as lines 2–3, not 1–3', async () => {
+      const { claudeConfigDir } = scene.sandbox;
+      const selection = await ClaudeWire.selectionAfter(claudeConfigDir, 'two\nthree\n', {
+        // From line 4's start up to line 2's: the mark after the region, point before it.
+        select: () => scene.started.press('M-<', 'C-n', 'C-n', 'C-n', 'C-Space', 'C-p', 'C-p'),
+        end: () => scene.started.press('C-g'),
+      });
+      assert.deepEqual(selection, selectedLines(1, 3, 0));
     });
   },
 );

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   ClaudeWire,
+  selectedLines,
   connectedClientIn,
   NeovimSession,
   neovimSkipReason,
@@ -242,6 +243,18 @@ describe(
       } finally {
         await wire.close();
       }
+    });
+
+    test('a Visual selection made upwards reaches Claude Code as lines 2–3, not 1–2', async () => {
+      const selection = await ClaudeWire.selectionAfter(
+        scene.sandbox.claudeConfigDir,
+        'two\nthree',
+        {
+          select: () => scene.started.input('3G$vk0'), // from the e of three up to the t of two
+          end: () => scene.started.input('<Esc>'),
+        },
+      );
+      assert.deepEqual(selection, selectedLines(1, 2, 5));
     });
   },
 );

@@ -94,6 +94,7 @@ export const editorNotifications = {
     line: position,
     character: position,
     selectedText: z.optional(z.string()),
+    anchor: z.optional(z.object({ line: position, character: position })),
   }),
   'diff/accepted': z.object({ id: z.string(), content: z.string() }),
   'diff/rejected': z.object({ id: z.string() }),

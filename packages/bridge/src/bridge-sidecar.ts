@@ -83,8 +83,8 @@ export class BridgeSidecar {
     this.on('file/opened', (engine, { path }) => engine.fileOpened(path));
     this.on('file/closed', (engine, { path }) => engine.fileClosed(path));
     this.on('file/focused', (engine, { path }) => engine.fileFocused(path));
-    this.on('cursor/changed', (engine, { path, line, character, selectedText }) =>
-      engine.cursorChanged(path, line, character, selectedText),
+    this.on('cursor/changed', (engine, { path, line, character, selectedText, anchor }) =>
+      engine.cursorChanged(path, line, character, selectedText, anchor),
     );
     this.answerDiffs();
     void this.peer.closed.then(() => this.stop('the editor closed the connection'));

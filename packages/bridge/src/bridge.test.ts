@@ -127,6 +127,7 @@ describe('tandem bridge with the real clients connected', () => {
       line: 1,
       character: 14,
       selectedText: 'b = 2',
+      anchor: { line: 1, character: 10 },
     });
     for (const client of [gemini, qwen]) {
       const context = await client.waitForContext(
@@ -296,11 +297,22 @@ describe('tandem bridge with the real clients connected', () => {
     const again = await editor.request('initialize', initializeParams(sandbox));
     assert.match(again.error?.message ?? '', /already initialized/);
     editor.notify('cursor/changed', { path: 'relative/path', line: 0, character: 1 });
+    editor.notify('cursor/changed', {
+      path: file('a.ts'),
+      line: 1,
+      character: 1,
+      selectedText: 'a',
+      anchor: { line: 0, character: 1 },
+    });
     editor.sendLine(JSON.stringify({ jsonrpc: '2.0', id: 999, result: {} }));
     await editor.waitForLog('unknown request id 999');
     await editor.waitForLog('ignored cursor/changed: invalid params');
     editor.notify('file/focused', { path: file('a.ts') });
-    await gemini.waitForContext((c) => c?.workspaceState?.openFiles?.[0]?.path === file('a.ts'));
+    // The selection with an anchor at line 0 was refused whole: a.ts is active, nothing selected.
+    const context = await gemini.waitForContext(
+      (c) => c?.workspaceState?.openFiles?.[0]?.path === file('a.ts'),
+    );
+    assert.equal(context?.workspaceState?.openFiles?.[0]?.selectedText, undefined);
   });
 
   it('shutdown rejects open diffs, removes the files and exits 0', async () => {

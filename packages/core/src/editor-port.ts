@@ -160,6 +160,12 @@ export interface MentionAnswer {
   message: string;
 }
 
+/** A place in a file: its line and character, both 1-based, characters in code points. */
+export interface TextPosition {
+  line: number;
+  character: number;
+}
+
 /**
  * What a frontend tells the engine: plain editor facts. Paths are absolute; lines are 1-based,
  * characters are 1-based and counted in Unicode code points. The engine applies every rule of
@@ -169,7 +175,17 @@ export interface EditorEvents {
   fileOpened(path: string): void;
   fileClosed(path: string): void;
   fileFocused(path: string): void;
-  cursorChanged(path: string, line: number, character: number, selectedText?: string): void;
+  /**
+   * The cursor, and with a selection its text and, where the editor knows it, its `anchor`: the
+   * end the selection began at, the cursor being the other (before it, when selected upwards).
+   */
+  cursorChanged(
+    path: string,
+    line: number,
+    character: number,
+    selectedText?: string,
+    anchor?: TextPosition,
+  ): void;
   /** The user accepted the diff, with `content` as the final text of the proposed side. */
   diffAccepted(id: string, content: string): DiffAnswer;
   diffRejected(id: string): DiffAnswer;

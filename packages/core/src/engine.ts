@@ -246,8 +246,8 @@ export class Engine implements EditorEvents {
     this.tracker.fileFocused(path);
   }
 
-  cursorChanged(path: string, line: number, character: number, selectedText?: string): void {
-    this.tracker.cursorChanged(path, line, character, selectedText);
+  cursorChanged(...cursor: Parameters<EditorEvents['cursorChanged']>): void {
+    this.tracker.cursorChanged(...cursor);
   }
 
   diffAccepted(id: string, content: string): DiffAnswer {

@@ -15,6 +15,7 @@ export type {
   FileDiagnostics,
   LineRange,
   MentionAnswer,
+  TextPosition,
   WarningCode,
 } from './editor-port.js';
 export { MAX_ANSWER_BYTES, MAX_PROPOSAL_BYTES } from './editor-port.js';

@@ -42,8 +42,8 @@ test('files on disk only, never a proposal; a range is a selection, a position t
   feed.closed(uri);
   assert.deepEqual(events, [
     ['opened', file],
-    ['cursor', file, 1, 6, 'héllo'],
-    ['cursor', file, 1, 7, undefined],
+    ['cursor', file, 1, 6, 'héllo', { line: 1, character: 1 }],
+    ['cursor', file, 1, 7, undefined, undefined],
     ['closed', file],
   ]);
 });
@@ -54,7 +54,7 @@ test("Kakoune's one-character selection is its cursor, on that character", (t) =
   feed.selected(uri, { start: { line: 0, character: 6 }, end: { line: 0, character: 7 } });
   feed.selected(uri, { start: { line: 0, character: 0 }, end: { line: 0, character: 2 } });
   assert.deepEqual(events, [
-    ['cursor', file, 1, 7, undefined],
-    ['cursor', file, 1, 3, 'hé'],
+    ['cursor', file, 1, 7, undefined, undefined],
+    ['cursor', file, 1, 3, 'hé', { line: 1, character: 1 }],
   ]);
 });

@@ -56,7 +56,10 @@ export class ContextFeed {
       head = range.start;
     }
     const cursor = this.documents.enginePosition(uri, head);
-    this.events.cursorChanged(path, cursor.line, cursor.character, selectedText);
+    // A range has no direction: taken from its start, as the cursor is taken at its end.
+    const anchor =
+      selectedText === undefined ? undefined : this.documents.enginePosition(uri, range.start);
+    this.events.cursorChanged(path, cursor.line, cursor.character, selectedText, anchor);
   }
 
   private userFile(uri: string): string | undefined {

@@ -127,6 +127,36 @@ export class ClaudeWire {
     });
   }
 
+  /**
+   * What a Claude Code connected by `claudeConfigDir`'s lock is told of the selection `select`
+   * makes in the editor: the `selection` of its `selection_changed` whose text is `text`. `end`
+   * ends the selection in the editor afterwards, whatever came of it.
+   */
+  static async selectionAfter(
+    claudeConfigDir: string,
+    text: string,
+    editor: { select: () => Promise<void>; end: () => Promise<void> },
+  ): Promise<unknown> {
+    const wire = await ClaudeWire.connectByLock(claudeConfigDir);
+    try {
+      await editor.select();
+      return await wire.selectionOf(text);
+    } finally {
+      await editor.end();
+      await wire.close();
+    }
+  }
+
+  /** The `selection` of the first `selection_changed` whose text is `text`, once one came. */
+  selectionOf(text: string): Promise<unknown> {
+    return waitFor(`selection_changed of ${JSON.stringify(text)}`, () => {
+      const sent = this.notifications.find(
+        (message) => message.method === 'selection_changed' && message.params?.text === text,
+      );
+      return sent?.params?.selection;
+    });
+  }
+
   request(method: string, params: Record<string, unknown>): Promise<WireMessage> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
@@ -163,4 +193,13 @@ export class ClaudeWire {
     this.socket.close();
     return closed;
   }
+}
+
+/** A `selection_changed` selection of whole lines `first`..`last` (0-based), ending at `endCharacter`. */
+export function selectedLines(first: number, last: number, endCharacter: number) {
+  return {
+    start: { line: first, character: 0 },
+    end: { line: last, character: endCharacter },
+    isEmpty: false,
+  };
 }

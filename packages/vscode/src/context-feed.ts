@@ -50,10 +50,18 @@ export class ContextFeed implements vscode.Disposable {
   private cursor(editor: vscode.TextEditor): void {
     const { document, selection } = editor;
     if (document.uri.scheme !== 'file') return;
-    const { line, character } = selection.active;
-    const column = codePointColumn(document.lineAt(line).text, character);
-    const selected = selection.isEmpty ? undefined : document.getText(selection);
-    this.events.cursorChanged(document.uri.fsPath, line + 1, column, selected);
+    const at = ({ line, character }: vscode.Position) => ({
+      line: line + 1,
+      character: codePointColumn(document.lineAt(line).text, character),
+    });
+    const cursor = at(selection.active);
+    const path = document.uri.fsPath;
+    if (selection.isEmpty) {
+      this.events.cursorChanged(path, cursor.line, cursor.character);
+      return;
+    }
+    const selected = document.getText(selection);
+    this.events.cursorChanged(path, cursor.line, cursor.character, selected, at(selection.anchor));
   }
 
   private openPaths(): Set<string> {

@@ -23,6 +23,7 @@ import {
   readClaudeLock,
   realClientIn,
   Sandbox,
+  selectedLines,
   startCliSession,
   startRealClient,
   VsCodeUnderTest,
@@ -551,6 +552,11 @@ describe('Tandem: Doctor and Tandem: Show Environment', { skip, timeout: 600_000
         { filePath: file, lineStart: 1, lineEnd: 2 },
         { filePath: file },
       ]);
+      // Each selection reached it too: whole lines end at the next line's start (Claude Code
+      // shows two lines, not three), and one made upwards starts at the cursor.
+      assert.deepEqual(await wire.selectionOf('two\nthree\n'), selectedLines(1, 3, 0));
+      await vscode.page.keyboard.press('Shift+ArrowUp');
+      assert.deepEqual(await wire.selectionOf('three\n'), selectedLines(2, 3, 0));
     } finally {
       await wire.close();
     }

@@ -10,6 +10,7 @@ import {
   readClaudeLock,
   RecordingEditor,
   Sandbox,
+  selectedLines,
   type ClaudeLock,
   waitFor,
   waitUntil,
@@ -244,6 +245,23 @@ describe('the Claude Code binding, with a WebSocket client made as the CLI makes
         isEmpty: false,
       },
     });
+    await wire.close();
+  });
+
+  it('a selection from its anchor: made upwards, downwards, or of whole lines', async () => {
+    const { wire } = await ClaudeWire.connect(engine.claudePort, token);
+    const file = path.join(sandbox.workspace, 'up.txt');
+    await writeFile(file, 'uno\ndos\ntres\ncuatro\n');
+    engine.fileFocused(file);
+    // From the s of tres up to the d of dos, the cursor on it as Vim's Visual mode has it.
+    engine.cursorChanged(file, 2, 1, 'dos\ntres', { line: 3, character: 4 });
+    assert.deepEqual(await wire.selectionOf('dos\ntres'), selectedLines(1, 2, 4));
+    // Downwards, the cursor after the last character as VS Code's is.
+    engine.cursorChanged(file, 4, 7, 'tres\ncuatro', { line: 3, character: 1 });
+    assert.deepEqual(await wire.selectionOf('tres\ncuatro'), selectedLines(2, 3, 6));
+    // Whole lines, the cursor at the start of the next: Claude Code shows two lines, not three.
+    engine.cursorChanged(file, 4, 1, 'dos\ntres\n', { line: 2, character: 1 });
+    assert.deepEqual(await wire.selectionOf('dos\ntres\n'), selectedLines(1, 3, 0));
     await wire.close();
   });
 

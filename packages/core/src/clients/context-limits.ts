@@ -14,3 +14,8 @@ export function trimSelection(text: string): string {
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
   return text.slice(0, end) + TRUNCATION_MARK;
 }
+
+/** Whether `text` is a selection that `trimSelection` cut (its length the limit or one less). */
+export function wasTrimmed(text: string): boolean {
+  return text.length >= MAX_SELECTED_TEXT - 1 && text.endsWith(TRUNCATION_MARK);
+}

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { MAX_OPEN_FILES, trimSelection } from '../clients/context-limits.js';
+import type { EditorEvents, TextPosition } from '../editor-port.js';
 
 interface TrackedFile {
   /** When the file was last focused (or opened, if never focused): the clients sort by it. */
@@ -11,8 +12,13 @@ export interface ContextFile {
   path: string;
   timestamp: number;
   isActive?: boolean;
-  cursor?: { line: number; character: number };
+  cursor?: TextPosition;
   selectedText?: string;
+  /**
+   * The selection's other end from the cursor, where the editor tells it. Claude Code's alone:
+   * Gemini CLI's and Qwen Code's context has no such field (`contextNotification`).
+   */
+  anchor?: TextPosition;
 }
 
 /** What the editor shows, newest file first, within the clients' limits. */
@@ -24,6 +30,7 @@ interface Cursor {
   line: number;
   character: number;
   selectedText?: string;
+  anchor?: TextPosition;
 }
 
 /**
@@ -63,13 +70,21 @@ export class ContextTracker {
     this.onChange();
   }
 
-  cursorChanged(path: string, line: number, character: number, selectedText?: string): void {
+  cursorChanged(
+    ...[path, line, character, selectedText, anchor]: Parameters<EditorEvents['cursorChanged']>
+  ): void {
     if (this.active !== path) this.fileFocused(path);
-    const next: Cursor = { line, character, ...(selectedText ? { selectedText } : {}) };
+    const next: Cursor = {
+      line,
+      character,
+      ...(selectedText ? { selectedText, ...(anchor ? { anchor } : {}) } : {}),
+    };
     if (
       this.cursor?.line === next.line &&
       this.cursor.character === next.character &&
-      this.cursor.selectedText === next.selectedText
+      this.cursor.selectedText === next.selectedText &&
+      this.cursor.anchor?.line === next.anchor?.line &&
+      this.cursor.anchor?.character === next.anchor?.character
     ) {
       return;
     }
@@ -96,6 +111,7 @@ export class ContextTracker {
         if (this.cursor) {
           file.cursor = { line: this.cursor.line, character: this.cursor.character };
           if (this.cursor.selectedText) file.selectedText = trimSelection(this.cursor.selectedText);
+          if (this.cursor.anchor) file.anchor = { ...this.cursor.anchor };
         }
       }
       openFiles.push(file);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { invalidity, type IdeNotification } from './ide-notifications.js';
+import { contextNotification, invalidity, type IdeNotification } from './ide-notifications.js';
 
 describe('outgoing notifications are checked against the clients’ schemas', () => {
   it('passes valid ones', () => {
@@ -29,5 +29,20 @@ describe('outgoing notifications are checked against the clients’ schemas', ()
       },
     ] as unknown as IdeNotification[];
     for (const notification of bad) assert.match(invalidity(notification) ?? '', /^ide\//);
+  });
+});
+
+it('the context update carries what the spec names, not the anchor that only Claude Code takes', () => {
+  const file = { path: '/w/a', timestamp: 1, isActive: true, selectedText: 'b' };
+  const cursor = { line: 2, character: 1 };
+  const notification = contextNotification({
+    workspaceState: {
+      openFiles: [{ ...file, cursor, anchor: { line: 3, character: 4 } }],
+      isTrusted: true,
+    },
+  });
+  assert.deepEqual(notification, {
+    method: 'ide/contextUpdate',
+    params: { workspaceState: { openFiles: [{ ...file, cursor }], isTrusted: true } },
   });
 });

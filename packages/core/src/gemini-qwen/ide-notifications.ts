@@ -49,9 +49,14 @@ export function invalidity(notification: IdeNotification): string | undefined {
   return `${notification.method}: ${z.prettifyError(result.error).replaceAll('\n', ' ')}`;
 }
 
-/** The context update a session receives. */
+/** The context update a session receives: the editor's, without what only Claude Code takes. */
 export function contextNotification(context: EditorContext): IdeNotification {
-  return { method: 'ide/contextUpdate', params: context };
+  const { openFiles, ...state } = context.workspaceState;
+  const files = openFiles.map(({ anchor: _anchor, ...file }) => file);
+  return {
+    method: 'ide/contextUpdate',
+    params: { workspaceState: { ...state, openFiles: files } },
+  };
 }
 
 /** The notification that tells a CLI how its diff ended. */
