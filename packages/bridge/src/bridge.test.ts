@@ -297,6 +297,9 @@ describe('tandem bridge with the real clients connected', () => {
     const again = await editor.request('initialize', initializeParams(sandbox));
     assert.match(again.error?.message ?? '', /already initialized/);
     editor.notify('cursor/changed', { path: 'relative/path', line: 0, character: 1 });
+    // Another file is active: a.ts becomes so only by what follows.
+    const before = gemini.latestContext()?.workspaceState?.openFiles?.[0]?.path;
+    assert.notEqual(before, file('a.ts'));
     editor.notify('cursor/changed', {
       path: file('a.ts'),
       line: 1,

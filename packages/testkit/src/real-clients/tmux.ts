@@ -115,16 +115,9 @@ export class TmuxPane {
    * key that already took effect reaches what comes after, so use it only where that is harmless.
    */
   async pressUntilGone(key: string, shown: RegExp, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    do {
-      await this.sendKeys(key);
-      const gone = await this.waitForScreen((screen) => !shown.test(screen), 5_000).then(
-        () => true,
-        () => false,
-      );
-      if (gone) return;
-    } while (Date.now() < deadline);
-    await this.waitForScreen((screen) => !shown.test(screen), 1);
+    await this.sendKeys(key);
+    const gone = (screen: string) => !shown.test(screen);
+    await this.retryUntil(gone, timeoutMs, 5_000, () => this.sendKeys(key));
   }
 
   /**
@@ -137,21 +130,40 @@ export class TmuxPane {
    * and typed again.
    */
   async submit(text: string, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    const shown = (screen: string) => shownOnOneLine(text, screen);
     await this.type(text);
-    while (Date.now() + RETYPE_MS < deadline) {
-      const typed = await this.waitForScreen(shown, RETYPE_MS).then(
+    await this.retryUntil(
+      (screen) => shownOnOneLine(text, screen),
+      timeoutMs,
+      RETYPE_MS,
+      async () => {
+        // Backspace past what may have arrived: on an empty prompt it does nothing.
+        await this.sendKeys(...Array<string>([...text].length + 8).fill('BSpace'));
+        await this.type(text);
+      },
+    );
+    await this.sendKeys('Enter');
+  }
+
+  /**
+   * Waits until `condition` holds on screen, doing `again` after each `everyMs` it did not; fails
+   * as `waitForScreen` does once `timeoutMs` has passed or the pane's command has ended.
+   */
+  private async retryUntil(
+    condition: (screen: string) => boolean,
+    timeoutMs: number,
+    everyMs: number,
+    again: () => Promise<void>,
+  ): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() + everyMs < deadline) {
+      const held = await this.waitForScreen(condition, everyMs).then(
         () => true,
         () => false,
       );
-      if (typed || (await this.ending()) !== undefined) break;
-      // Backspace past what may have arrived: on an empty prompt it does nothing.
-      await this.sendKeys(...Array<string>([...text].length + 8).fill('BSpace'));
-      await this.type(text);
+      if (held || (await this.ending()) !== undefined) break;
+      await again();
     }
-    await this.waitForScreen(shown, Math.max(1, deadline - Date.now()));
-    await this.sendKeys('Enter');
+    await this.waitForScreen(condition, Math.max(1, deadline - Date.now()));
   }
 
   /**
